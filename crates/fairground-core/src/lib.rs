@@ -1,0 +1,14 @@
+//! Fairground's allocation engine: pure Rust, no web dependency, built for native and wasm32.
+//!
+//! Data flows one way: a [`Scenario`] (what a user wrote, JSON) is validated into an [`Instance`]
+//! (the numbers n_j, s_ij, w_i, d_i of ../shared/BACKGROUND.md's notation); a [`Policy`] turns an
+//! instance into an [`Allocation`] g_ij (time-averaged GPUs of type j held by tenant i).
+
+pub mod allocation;
+pub mod policies;
+pub mod presets;
+pub mod scenario;
+
+pub use allocation::Allocation;
+pub use policies::{Policy, PolicyError, Solution};
+pub use scenario::{GpuType, Instance, Normalization, Problem, Scenario, Tenant};

@@ -1,0 +1,51 @@
+use super::{Policy, PolicyError, Solution};
+use crate::{Allocation, Instance};
+
+/// Every tenant gets its weighted equal split of every type, e_ij = n_j w_i / sum_k w_k (capped
+/// at d_i GPUs). The objective is the efficiency sum_i u_i(e_i). No optimisation: the baseline
+/// the sharing-incentive property is measured against.
+pub struct EqualShare;
+
+impl Policy for EqualShare {
+    fn name(&self) -> &'static str {
+        "equal-share"
+    }
+
+    fn summary(&self) -> &'static str {
+        "each tenant gets its weighted equal split of every GPU type"
+    }
+
+    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+        let allocation = Allocation {
+            gpus: (0..inst.tenants()).map(|i| inst.equal_split(i)).collect(),
+        };
+        let objective = allocation.efficiency(inst);
+        Ok(Solution {
+            allocation,
+            objective,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Scenario;
+
+    #[test]
+    fn splits_by_weight_and_fills_the_cluster() {
+        let inst = Scenario::from_json(
+            r#"{"gpu_types": [{"name": "k80", "count": 3}, {"name": "v100", "count": 6}],
+                "tenants": [{"name": "a", "throughput": [1, 2]},
+                            {"name": "b", "throughput": [1, 3], "weight": 2}]}"#,
+        )
+        .unwrap()
+        .instance()
+        .unwrap();
+        let sol = EqualShare.solve(&inst).unwrap();
+        assert_eq!(sol.allocation.gpus, vec![vec![1.0, 2.0], vec![2.0, 4.0]]);
+        assert_eq!(sol.allocation.used(2), vec![3.0, 6.0]);
+        // u_a = 1 + 2*2 = 5, u_b = 2 + 3*4 = 14 (hand-computed).
+        assert_eq!(sol.objective, 19.0);
+    }
+}

@@ -1,0 +1,55 @@
+//! Allocation policies, one file each behind the [`Policy`] trait (Gavel's `policies/` layout):
+//! a new policy is one new file plus one line in [`all`].
+
+mod equal_share;
+
+pub use equal_share::EqualShare;
+
+use crate::{Allocation, Instance};
+use std::fmt;
+
+/// What a policy returns: the allocation and the policy's own objective value, as it defines it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    pub allocation: Allocation,
+    pub objective: f64,
+}
+
+/// Why a policy could not produce an allocation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PolicyError {
+    /// The policy's constraints admit no allocation for this scenario.
+    Infeasible(String),
+    /// The LP solver failed (numerical trouble); the message says where.
+    Solver(String),
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicyError::Infeasible(why) => write!(f, "no feasible allocation: {why}"),
+            PolicyError::Solver(why) => write!(f, "the LP solver failed: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {}
+
+/// An allocation policy: turns a validated instance into an allocation.
+pub trait Policy: Sync {
+    /// Stable identifier used by the CLI (`--policy`) and in JSON.
+    fn name(&self) -> &'static str;
+    /// One line for people: what the policy optimises.
+    fn summary(&self) -> &'static str;
+    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError>;
+}
+
+/// Every policy, in the order the playground and `fairground compare` show them.
+pub fn all() -> Vec<&'static dyn Policy> {
+    vec![&EqualShare]
+}
+
+/// Looks a policy up by its [`Policy::name`].
+pub fn by_name(name: &str) -> Option<&'static dyn Policy> {
+    all().into_iter().find(|p| p.name() == name)
+}

@@ -1,0 +1,513 @@
+//! The scenario a user writes (JSON, versioned) and its validation into a numeric [`Instance`].
+//!
+//! Validation never stops at the first problem: it returns every one, each located by a path such
+//! as `tenants[3].throughput[1]`, so an editor can mark every bad cell at once.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The scenario schema version this build reads and writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A cluster of GPU types and the tenants sharing it, as a user describes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Schema version; absent means the current one.
+    #[serde(default = "current_version")]
+    pub version: u32,
+    pub gpu_types: Vec<GpuType>,
+    pub tenants: Vec<Tenant>,
+    /// Which throughput a tenant's speedups are measured against.
+    #[serde(default)]
+    pub normalization: Normalization,
+}
+
+fn current_version() -> u32 {
+    SCHEMA_VERSION
+}
+
+/// One GPU type and how many GPUs of it the cluster has (n_j).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GpuType {
+    pub name: String,
+    pub count: u32,
+}
+
+/// One tenant: its throughput per GPU of each type (T_ij), weight w_i and optional GPU cap d_i.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tenant {
+    pub name: String,
+    /// `throughput[j]`: work units per second on one GPU of type j; 0 means it cannot run there.
+    pub throughput: Vec<f64>,
+    #[serde(default = "unit_weight")]
+    pub weight: f64,
+    /// Most GPUs the tenant can hold at once (a Gavel job of scale factor 1 has 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_gpus: Option<f64>,
+}
+
+fn unit_weight() -> f64 {
+    1.0
+}
+
+/// The reference a tenant's speedups s_ij = T_ij / T_i,ref are taken against.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum Normalization {
+    /// The tenant's slowest type it can run on (BACKGROUND.md's default).
+    #[default]
+    Slowest,
+    /// The tenant's fastest type.
+    Fastest,
+    /// No normalisation: utilities are raw throughputs.
+    Raw,
+    /// A named GPU type.
+    Type(String),
+}
+
+impl From<String> for Normalization {
+    fn from(text: String) -> Self {
+        match text.as_str() {
+            "slowest" => Normalization::Slowest,
+            "fastest" => Normalization::Fastest,
+            "raw" => Normalization::Raw,
+            _ => Normalization::Type(text),
+        }
+    }
+}
+
+impl From<Normalization> for String {
+    fn from(n: Normalization) -> Self {
+        match n {
+            Normalization::Slowest => "slowest".into(),
+            Normalization::Fastest => "fastest".into(),
+            Normalization::Raw => "raw".into(),
+            Normalization::Type(name) => name,
+        }
+    }
+}
+
+/// One thing wrong with a scenario, located by a path into its JSON.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// Where: `tenants[3].throughput[1]`, `gpu_types`, or `.` for the whole document.
+    pub path: String,
+    pub message: String,
+}
+
+impl Problem {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl Scenario {
+    /// Parses scenario JSON; a syntax or type error is located by its JSON path and line/column.
+    pub fn from_json(text: &str) -> Result<Scenario, Problem> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|err| {
+            let path = err.path().to_string();
+            let inner = err.into_inner();
+            Problem::new(path, inner.to_string())
+        })
+    }
+
+    /// Pretty JSON, as the CLI and the playground export it.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks everything and, if nothing is wrong, builds the numeric instance the policies use.
+    pub fn instance(&self) -> Result<Instance, Vec<Problem>> {
+        let mut problems = Vec::new();
+        if self.version != SCHEMA_VERSION {
+            problems.push(Problem::new(
+                "version",
+                format!(
+                    "unsupported schema version {} (this build reads version {SCHEMA_VERSION})",
+                    self.version
+                ),
+            ));
+        }
+        self.check_gpu_types(&mut problems);
+        self.check_tenants(&mut problems);
+        let reference = self.check_normalization(&mut problems);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(self.build_instance(reference))
+    }
+
+    fn check_gpu_types(&self, problems: &mut Vec<Problem>) {
+        if self.gpu_types.is_empty() {
+            problems.push(Problem::new("gpu_types", "at least one GPU type is needed"));
+            return;
+        }
+        check_names(
+            self.gpu_types.iter().map(|t| t.name.as_str()),
+            "gpu_types",
+            problems,
+        );
+        if self.gpu_types.iter().all(|t| t.count == 0) {
+            problems.push(Problem::new(
+                "gpu_types",
+                "the cluster has no GPUs: every count is 0",
+            ));
+        }
+    }
+
+    fn check_tenants(&self, problems: &mut Vec<Problem>) {
+        if self.tenants.is_empty() {
+            problems.push(Problem::new("tenants", "at least one tenant is needed"));
+            return;
+        }
+        check_names(
+            self.tenants.iter().map(|t| t.name.as_str()),
+            "tenants",
+            problems,
+        );
+        let types = self.gpu_types.len();
+        for (i, tenant) in self.tenants.iter().enumerate() {
+            let at = format!("tenants[{i}]");
+            if tenant.throughput.len() != types {
+                problems.push(Problem::new(
+                    format!("{at}.throughput"),
+                    format!(
+                        "has {} entries but there are {types} GPU types",
+                        tenant.throughput.len()
+                    ),
+                ));
+            }
+            let mut all_valid = true;
+            for (j, &t) in tenant.throughput.iter().enumerate() {
+                if !(t.is_finite() && t >= 0.0) {
+                    all_valid = false;
+                    problems.push(Problem::new(
+                        format!("{at}.throughput[{j}]"),
+                        format!("must be finite and >= 0 (got {t})"),
+                    ));
+                }
+            }
+            let runs_somewhere = tenant
+                .throughput
+                .iter()
+                .zip(&self.gpu_types)
+                .any(|(&t, ty)| t > 0.0 && ty.count > 0);
+            if all_valid && tenant.throughput.len() == types && !runs_somewhere && types > 0 {
+                problems.push(Problem::new(
+                    format!("{at}.throughput"),
+                    "the tenant can run nowhere: its throughput is 0 on every GPU type the cluster has",
+                ));
+            }
+            if !(tenant.weight.is_finite() && tenant.weight > 0.0) {
+                problems.push(Problem::new(
+                    format!("{at}.weight"),
+                    format!("must be finite and > 0 (got {})", tenant.weight),
+                ));
+            }
+            if let Some(cap) = tenant.max_gpus {
+                if !(cap.is_finite() && cap > 0.0) {
+                    problems.push(Problem::new(
+                        format!("{at}.max_gpus"),
+                        format!("must be finite and > 0 when given (got {cap})"),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Returns the index of the reference type for `Normalization::Type`, checking it exists and
+    /// every tenant can run on it (else its speedups would divide by zero).
+    fn check_normalization(&self, problems: &mut Vec<Problem>) -> Option<usize> {
+        let Normalization::Type(name) = &self.normalization else {
+            return None;
+        };
+        let Some(j) = self.gpu_types.iter().position(|t| &t.name == name) else {
+            let known: Vec<&str> = self.gpu_types.iter().map(|t| t.name.as_str()).collect();
+            problems.push(Problem::new(
+                "normalization",
+                format!(
+                    "'{name}' is neither slowest, fastest, raw nor a GPU type (types: {})",
+                    known.join(", ")
+                ),
+            ));
+            return None;
+        };
+        for (i, tenant) in self.tenants.iter().enumerate() {
+            if tenant.throughput.get(j) == Some(&0.0) {
+                problems.push(Problem::new(
+                    format!("tenants[{i}].throughput[{j}]"),
+                    format!(
+                        "is 0 on the normalization reference '{name}', so speedups are undefined"
+                    ),
+                ));
+            }
+        }
+        Some(j)
+    }
+
+    fn build_instance(&self, reference: Option<usize>) -> Instance {
+        let speedup = self
+            .tenants
+            .iter()
+            .map(|tenant| {
+                let positive = tenant.throughput.iter().copied().filter(|&t| t > 0.0);
+                let base = match &self.normalization {
+                    Normalization::Raw => 1.0,
+                    Normalization::Slowest => positive.fold(f64::INFINITY, f64::min),
+                    Normalization::Fastest => positive.fold(0.0, f64::max),
+                    // Validation has checked the named type exists and is > 0 for every tenant.
+                    Normalization::Type(_) => reference.map_or(f64::NAN, |j| tenant.throughput[j]),
+                };
+                tenant.throughput.iter().map(|&t| t / base).collect()
+            })
+            .collect();
+        Instance {
+            type_names: self.gpu_types.iter().map(|t| t.name.clone()).collect(),
+            tenant_names: self.tenants.iter().map(|t| t.name.clone()).collect(),
+            count: self.gpu_types.iter().map(|t| f64::from(t.count)).collect(),
+            throughput: self.tenants.iter().map(|t| t.throughput.clone()).collect(),
+            speedup,
+            weight: self.tenants.iter().map(|t| t.weight).collect(),
+            cap: self.tenants.iter().map(|t| t.max_gpus).collect(),
+        }
+    }
+}
+
+fn check_names<'a>(names: impl Iterator<Item = &'a str>, list: &str, problems: &mut Vec<Problem>) {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (index, name) in names.enumerate() {
+        let at = format!("{list}[{index}].name");
+        if name.trim().is_empty() {
+            problems.push(Problem::new(at, "must not be empty"));
+        } else if let Some(first) = seen.get(name) {
+            problems.push(Problem::new(
+                at,
+                format!("duplicate name '{name}' (also {list}[{first}])"),
+            ));
+        } else {
+            seen.insert(name, index);
+        }
+    }
+}
+
+/// A validated scenario as numbers, in BACKGROUND.md's notation: i indexes tenants, j GPU types.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    pub type_names: Vec<String>,
+    pub tenant_names: Vec<String>,
+    /// n_j: GPUs of type j.
+    pub count: Vec<f64>,
+    /// T_ij: raw throughput per GPU.
+    pub throughput: Vec<Vec<f64>>,
+    /// s_ij = T_ij / T_i,ref.
+    pub speedup: Vec<Vec<f64>>,
+    /// w_i.
+    pub weight: Vec<f64>,
+    /// d_i: most GPUs tenant i holds at once, if capped.
+    pub cap: Vec<Option<f64>>,
+}
+
+impl Instance {
+    pub fn tenants(&self) -> usize {
+        self.tenant_names.len()
+    }
+
+    pub fn types(&self) -> usize {
+        self.type_names.len()
+    }
+
+    /// u_i(x) = sum_j s_ij x_j: tenant i's utility for bundle x, in reference-GPU equivalents.
+    pub fn utility(&self, tenant: usize, bundle: &[f64]) -> f64 {
+        self.speedup[tenant]
+            .iter()
+            .zip(bundle)
+            .map(|(s, g)| s * g)
+            .sum()
+    }
+
+    /// e_i: tenant i's weighted equal split of every type, e_ij = n_j w_i / sum_k w_k, scaled
+    /// down to d_i GPUs when its cap is smaller (as Gavel's isolated share is). This is the
+    /// bundle the sharing-incentive property compares against.
+    pub fn equal_split(&self, tenant: usize) -> Vec<f64> {
+        let total_weight: f64 = self.weight.iter().sum();
+        let share = self.weight[tenant] / total_weight;
+        let mut bundle: Vec<f64> = self.count.iter().map(|n| n * share).collect();
+        let held: f64 = bundle.iter().sum();
+        if let Some(cap) = self.cap[tenant] {
+            if held > cap {
+                bundle.iter_mut().for_each(|g| *g *= cap / held);
+            }
+        }
+        bundle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_by_two() -> Scenario {
+        Scenario::from_json(
+            r#"{"gpu_types": [{"name": "k80", "count": 2}, {"name": "v100", "count": 1}],
+                "tenants": [{"name": "a", "throughput": [1, 4]},
+                            {"name": "b", "throughput": [2, 3], "weight": 2, "max_gpus": 1}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn defaults_fill_version_weight_and_normalization() {
+        let s = two_by_two();
+        assert_eq!(s.version, 1);
+        assert_eq!(s.tenants[0].weight, 1.0);
+        assert_eq!(s.tenants[0].max_gpus, None);
+        assert_eq!(s.normalization, Normalization::Slowest);
+    }
+
+    #[test]
+    fn speedups_follow_each_normalization() {
+        let mut s = two_by_two();
+        assert_eq!(
+            s.instance().unwrap().speedup,
+            vec![vec![1.0, 4.0], vec![1.0, 1.5]]
+        );
+        s.normalization = Normalization::Fastest;
+        assert_eq!(
+            s.instance().unwrap().speedup,
+            vec![vec![0.25, 1.0], vec![2.0 / 3.0, 1.0]]
+        );
+        s.normalization = Normalization::Type("v100".into());
+        assert_eq!(s.instance().unwrap().speedup[1], vec![2.0 / 3.0, 1.0]);
+        s.normalization = Normalization::Raw;
+        assert_eq!(
+            s.instance().unwrap().speedup,
+            vec![vec![1.0, 4.0], vec![2.0, 3.0]]
+        );
+    }
+
+    #[test]
+    fn equal_split_is_weighted_and_capped() {
+        let inst = two_by_two().instance().unwrap();
+        // a: weight 1 of 3 -> (2/3, 1/3), 1 GPU in all, under no cap.
+        let a = inst.equal_split(0);
+        assert!((a[0] - 2.0 / 3.0).abs() < 1e-12 && (a[1] - 1.0 / 3.0).abs() < 1e-12);
+        // b: weight 2 of 3 -> (4/3, 2/3) = 2 GPUs, capped at 1 -> (2/3, 1/3).
+        let b = inst.equal_split(1);
+        assert!((b[0] - 2.0 / 3.0).abs() < 1e-12 && (b[1] - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_location() {
+        let s = Scenario {
+            version: 1,
+            gpu_types: vec![
+                GpuType {
+                    name: "k80".into(),
+                    count: 0,
+                },
+                GpuType {
+                    name: "k80".into(),
+                    count: 0,
+                },
+            ],
+            tenants: vec![
+                Tenant {
+                    name: " ".into(),
+                    throughput: vec![f64::NAN, -1.0],
+                    weight: 0.0,
+                    max_gpus: Some(-2.0),
+                },
+                Tenant {
+                    name: "x".into(),
+                    throughput: vec![1.0],
+                    weight: 1.0,
+                    max_gpus: None,
+                },
+                Tenant {
+                    name: "x".into(),
+                    throughput: vec![0.0, 0.0],
+                    weight: f64::INFINITY,
+                    max_gpus: None,
+                },
+            ],
+            normalization: Normalization::Type("a100".into()),
+        };
+        let got: Vec<String> = s
+            .instance()
+            .unwrap_err()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let expected = [
+            "gpu_types[1].name: duplicate name 'k80' (also gpu_types[0])",
+            "gpu_types: the cluster has no GPUs: every count is 0",
+            "tenants[0].name: must not be empty",
+            "tenants[2].name: duplicate name 'x' (also tenants[1])",
+            "tenants[0].throughput[0]: must be finite and >= 0 (got NaN)",
+            "tenants[0].throughput[1]: must be finite and >= 0 (got -1)",
+            "tenants[0].weight: must be finite and > 0 (got 0)",
+            "tenants[0].max_gpus: must be finite and > 0 when given (got -2)",
+            "tenants[1].throughput: has 1 entries but there are 2 GPU types",
+            "tenants[2].throughput: the tenant can run nowhere: its throughput is 0 on every GPU type the cluster has",
+            "tenants[2].weight: must be finite and > 0 (got inf)",
+            "normalization: 'a100' is neither slowest, fastest, raw nor a GPU type (types: k80, k80)",
+        ];
+        for line in expected {
+            assert!(
+                got.contains(&line.to_string()),
+                "missing {line:?} in {got:#?}"
+            );
+        }
+        assert_eq!(got.len(), expected.len(), "{got:#?}");
+    }
+
+    #[test]
+    fn a_named_reference_the_tenant_cannot_use_is_located() {
+        let mut s = two_by_two();
+        s.tenants[0].throughput = vec![0.0, 4.0];
+        s.normalization = Normalization::Type("k80".into());
+        let problems = s.instance().unwrap_err();
+        assert_eq!(problems[0].path, "tenants[0].throughput[0]");
+    }
+
+    #[test]
+    fn empty_lists_and_bad_json_are_located() {
+        let s = Scenario::from_json(r#"{"gpu_types": [], "tenants": []}"#).unwrap();
+        let paths: Vec<String> = s
+            .instance()
+            .unwrap_err()
+            .into_iter()
+            .map(|p| p.path)
+            .collect();
+        assert_eq!(paths, ["gpu_types", "tenants"]);
+        let err =
+            Scenario::from_json(r#"{"gpu_types": [{"name": "a", "count": -1}], "tenants": []}"#)
+                .unwrap_err();
+        assert_eq!(err.path, "gpu_types[0].count");
+        let err =
+            Scenario::from_json(r#"{"gpu_types": [], "tenants": [], "colour": 1}"#).unwrap_err();
+        assert!(err.message.contains("unknown field `colour`"), "{err}");
+        let err = Scenario::from_json("{").unwrap_err();
+        assert!(err.message.contains("EOF"), "{err}");
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let s = two_by_two();
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+    }
+}

@@ -1,0 +1,3 @@
+fn main() {
+    yew::Renderer::<fairground_web::App>::new().render();
+}

@@ -1,0 +1,63 @@
+//! Component tests in headless Chromium (wasm-bindgen-test): the chart draws what the engine
+//! computed, and user-given names stay text.
+#![cfg(target_arch = "wasm32")]
+
+use fairground_core::{policies, presets, Scenario};
+use fairground_web::components::{AllocationChart, AllocationChartProps};
+use std::rc::Rc;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn mount(props: AllocationChartProps) -> web_sys::Element {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<AllocationChart>::with_root_and_props(root.clone(), props).render();
+    root
+}
+
+fn props_for(scenario: &Scenario) -> AllocationChartProps {
+    let instance = scenario.instance().unwrap();
+    let solution = policies::by_name("equal-share")
+        .unwrap()
+        .solve(&instance)
+        .unwrap();
+    AllocationChartProps {
+        instance: Rc::new(instance),
+        allocation: Rc::new(solution.allocation),
+    }
+}
+
+#[wasm_bindgen_test]
+async fn draws_one_segment_per_tenant_and_type_held() {
+    let scenario = presets::default_scenario();
+    let root = mount(props_for(&scenario));
+    yew::scheduler::flush().await;
+
+    // 6 tenants x 3 types, every tenant holding 2/3 of a GPU of each type.
+    let segments = root.query_selector_all("rect.segment").unwrap();
+    assert_eq!(segments.length(), 18);
+    let bars = root.query_selector_all("g.bar").unwrap();
+    assert_eq!(bars.length(), 6);
+    let first_tooltip = root.query_selector("rect.segment title").unwrap().unwrap();
+    assert_eq!(
+        first_tooltip.text_content().unwrap(),
+        "ResNet-50 (batch size 64) on k80: 0.6667 GPUs"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_name_with_markup_renders_as_text() {
+    let mut scenario = presets::default_scenario();
+    scenario.tenants[0].name = "<img src=x onerror=alert(1)>".into();
+    let root = mount(props_for(&scenario));
+    yew::scheduler::flush().await;
+
+    assert!(root.query_selector("img").unwrap().is_none());
+    let label = root.query_selector("text.tenant-label").unwrap().unwrap();
+    assert!(label
+        .text_content()
+        .unwrap()
+        .starts_with("<img src=x onerror"));
+}

@@ -1,0 +1,28 @@
+// End-to-end tests of the built site (dist/), run by `cargo xtask test`, which serves dist/ and
+// passes its address in FAIRGROUND_URL. The browser is Debian's Chromium: Playwright downloads none.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './output/results',
+  timeout: 30_000,
+  retries: 0,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    baseURL: process.env.FAIRGROUND_URL ?? 'http://127.0.0.1:8080/',
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

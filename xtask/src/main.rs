@@ -1,0 +1,74 @@
+//! Developer tasks for Fairground (rust-analyzer's xtask convention). Each task installs what it
+//! needs first, idempotently, at pinned versions, so a fresh machine needs nothing by hand:
+//!
+//! - `cargo xtask serve [--port N]`: build the release site and serve it on 127.0.0.1.
+//! - `cargo xtask test`: formatting, clippy, native tests, browser component tests, end-to-end tests.
+//! - `cargo xtask setup`: only the installs.
+
+mod cmd;
+mod serve;
+mod setup;
+mod test;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  serve [--port N] [--host ADDR]  build the release site and serve it (default 127.0.0.1:8080;
+                                  --port 0 picks any free port)
+  test                            run every check and test, as CI does
+  setup                           install the pinned tools only";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => serve_options(&args[1..]).and_then(|(host, port)| serve::run(&host, port)),
+        Some("test") if args.len() == 1 => test::run(),
+        Some("setup") if args.len() == 1 => setup::all().map(|_| ()),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => Err(format!(
+            "unknown or missing task: {}\n\n{USAGE}",
+            args.join(" ")
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("\nxtask: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve_options(args: &[String]) -> Result<(String, u16), String> {
+    let mut host = "127.0.0.1".to_string();
+    let mut port = 8080;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let value = rest
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value\n\n{USAGE}"))?;
+        match flag.as_str() {
+            "--port" => {
+                port = value
+                    .parse()
+                    .map_err(|_| format!("--port takes a number from 0 to 65535, not '{value}'"))?
+            }
+            "--host" => host = value.clone(),
+            _ => return Err(format!("unknown option {flag}\n\n{USAGE}")),
+        }
+    }
+    Ok((host, port))
+}
+
+/// The workspace root (xtask lives one level below it).
+pub fn project_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}

@@ -1,0 +1,89 @@
+//! `cargo xtask test`: every check CI runs, in order, stopping at the first failure.
+
+use crate::{cmd, project_root, serve, setup};
+use std::process::Command;
+use std::time::Instant;
+
+pub fn run() -> Result<(), String> {
+    let start = Instant::now();
+    let root = project_root();
+    let tools = setup::all()?;
+    let cargo = |args: &[&str]| {
+        let mut c = cmd::cargo();
+        c.args(args).current_dir(&root).env("PATH", tools.path());
+        c
+    };
+
+    cmd::run("rustfmt check", &mut cargo(&["fmt", "--all", "--check"]))?;
+    cmd::run(
+        "clippy (native, warnings denied)",
+        &mut cargo(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    cmd::run(
+        "clippy (wasm32 playground, warnings denied)",
+        &mut cargo(&[
+            "clippy",
+            "-p",
+            "fairground-web",
+            "--target",
+            setup::WASM_TARGET,
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ]),
+    )?;
+    cmd::run("native tests", &mut cargo(&["test", "--workspace"]))?;
+    cmd::run(
+        "browser component tests (wasm-bindgen-test, headless Chromium)",
+        cargo(&[
+            "test",
+            "-p",
+            "fairground-web",
+            "--target",
+            setup::WASM_TARGET,
+            "--test",
+            "browser",
+        ])
+        .env("CHROMEDRIVER", setup::CHROMEDRIVER),
+    )?;
+
+    let dist = serve::build_site(&tools)?;
+    let server = serve::bind("127.0.0.1", 0)?;
+    let url = format!(
+        "http://{}/",
+        server
+            .server_addr()
+            .to_ip()
+            .ok_or("the test server has no IP address")?
+    );
+    let serving = dist.clone();
+    std::thread::spawn(move || serve::handle(server, &serving));
+    cmd::run(
+        &format!("end-to-end tests (Playwright, Chromium) against {url}"),
+        Command::new("npx")
+            .args([
+                "--no-install",
+                "playwright",
+                "test",
+                "--config",
+                "tests/playwright.config.mjs",
+            ])
+            .env("PATH", tools.path())
+            .env("FAIRGROUND_URL", &url)
+            .env("CHROMIUM", setup::CHROMIUM)
+            .current_dir(&root),
+    )?;
+    eprintln!(
+        "\nAll checks passed in {:.0} s.",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
