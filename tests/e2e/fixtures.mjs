@@ -8,6 +8,9 @@ export const test = base.extend({
       if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`uncaught: ${err.message}`));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`HTTP ${res.status()} for ${res.url()}`);
+    });
     await use(page);
     expect(problems, 'the page logged errors').toEqual([]);
   },

@@ -17,7 +17,7 @@ const TOP: f64 = 34.0;
 const BAR: f64 = 22.0;
 const GAP: f64 = 10.0;
 const AXIS: f64 = 46.0;
-const NAME_CHARS: usize = 30;
+const NAME_CHARS: usize = 27;
 
 /// Per-tenant horizontal bars of GPUs held, stacked by GPU type, with a legend and an x axis.
 #[component]
