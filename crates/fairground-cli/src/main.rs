@@ -1,15 +1,16 @@
 //! `fairground`: the engine on the command line, for researchers and scripts.
 
 use clap::{Parser, Subcommand};
-use fairground_core::{policies, Instance, Scenario, Solution};
-use std::path::PathBuf;
+use fairground_core::report::{self, PolicyReport};
+use fairground_core::{policies, Instance, Policy, Scenario, SpProbeConfig};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
     name = "fairground",
     version,
-    about = "Fair, efficient GPU allocation: solve scenarios from the command line"
+    about = "Fair, efficient GPU allocation: solve scenarios and check fairness properties"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -18,16 +19,29 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Solve one scenario with one policy.
+    /// Solve one scenario with one policy and check every property.
     Solve {
         /// Scenario JSON file (schema in the README); `-` reads standard input.
         scenario: PathBuf,
         /// Policy name (`fairground policies` lists them).
-        #[arg(long, default_value = "equal-share")]
+        #[arg(long, default_value = "oef-coop")]
         policy: String,
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
+        /// Skip the strategy-proofness probe (it re-solves the policy many times).
+        #[arg(long)]
+        no_sp_probe: bool,
+    },
+    /// Run every policy on one scenario, side by side.
+    Compare {
+        scenario: PathBuf,
+        /// Print a JSON array of per-policy objects instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Run the strategy-proofness probe for each policy as well.
+        #[arg(long)]
+        sp_probe: bool,
     },
     /// List the policies.
     Policies,
@@ -47,7 +61,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Policies => {
             for p in policies::all() {
-                println!("{:<24} {}", p.name(), p.summary());
+                println!("{:<22} {}", p.name(), p.summary());
             }
             Ok(())
         }
@@ -55,33 +69,67 @@ fn run(cli: Cli) -> Result<(), String> {
             scenario,
             policy,
             json,
+            no_sp_probe,
         } => {
-            let inst = load(&scenario)?;
-            let policy = policies::by_name(&policy).ok_or_else(|| {
-                let names: Vec<&str> = policies::all().iter().map(|p| p.name()).collect();
-                format!("unknown policy '{policy}' (policies: {})", names.join(", "))
-            })?;
-            let solution = policy
-                .solve(&inst)
+            let (scenario, inst) = load(&scenario)?;
+            let policy = find_policy(&policy)?;
+            let sp = (!no_sp_probe).then(SpProbeConfig::default);
+            let report = report::run(&scenario, &inst, policy, sp.as_ref())
                 .map_err(|e| format!("{}: {e}", policy.name()))?;
             if json {
-                println!("{}", solution_json(policy.name(), &inst, &solution));
+                println!("{}", to_json(&report)?);
             } else {
-                print_table(policy.name(), &inst, &solution);
+                print_report(&inst, &report);
             }
             Ok(())
+        }
+        Command::Compare {
+            scenario,
+            json,
+            sp_probe,
+        } => {
+            let (scenario, inst) = load(&scenario)?;
+            let sp = sp_probe.then(SpProbeConfig::default);
+            let mut reports = Vec::new();
+            let mut failures = Vec::new();
+            for policy in policies::all() {
+                match report::run(&scenario, &inst, policy, sp.as_ref()) {
+                    Ok(r) => reports.push(r),
+                    Err(e) => failures.push(format!("{}: {e}", policy.name())),
+                }
+            }
+            if json {
+                println!("{}", to_json(&reports)?);
+            } else {
+                print_comparison(&reports);
+            }
+            for failure in &failures {
+                eprintln!("fairground: {failure}");
+            }
+            if failures.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("{} policies failed", failures.len()))
+            }
         }
     }
 }
 
-fn load(path: &PathBuf) -> Result<Instance, String> {
+fn find_policy(name: &str) -> Result<&'static dyn Policy, String> {
+    policies::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = policies::all().iter().map(|p| p.name()).collect();
+        format!("unknown policy '{name}' (policies: {})", names.join(", "))
+    })
+}
+
+fn load(path: &Path) -> Result<(Scenario, Instance), String> {
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).map_err(|e| format!("standard input: {e}"))?
     } else {
         std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?
     };
     let scenario = Scenario::from_json(&text).map_err(|p| format!("{}: {p}", path.display()))?;
-    scenario.instance().map_err(|problems| {
+    let inst = scenario.instance().map_err(|problems| {
         let lines: Vec<String> = problems
             .iter()
             .map(|p| format!("  {}: {p}", path.display()))
@@ -91,46 +139,103 @@ fn load(path: &PathBuf) -> Result<Instance, String> {
             problems.len(),
             lines.join("\n")
         )
-    })
+    })?;
+    Ok((scenario, inst))
 }
 
-fn solution_json(policy: &str, inst: &Instance, sol: &Solution) -> serde_json::Value {
-    let utility = sol.allocation.utilities(inst);
-    serde_json::json!({
-        "policy": policy,
-        "objective": sol.objective,
-        "efficiency": utility.iter().sum::<f64>(),
-        "gpu_types": inst.type_names,
-        "tenants": inst.tenant_names,
-        "allocation": sol.allocation,
-        "utility": utility,
-    })
+fn to_json(value: &impl serde::Serialize) -> Result<String, String> {
+    serde_json::to_string_pretty(value).map_err(|e| format!("cannot write JSON: {e}"))
 }
 
-fn print_table(policy: &str, inst: &Instance, sol: &Solution) {
-    let utility = sol.allocation.utilities(inst);
-    let name_width = inst
+fn yes_no(holds: bool) -> &'static str {
+    if holds {
+        "yes"
+    } else {
+        "NO"
+    }
+}
+
+fn print_report(inst: &Instance, r: &PolicyReport) {
+    println!(
+        "policy {}: objective {:.6}, efficiency {:.6}, Jain {:.4}",
+        r.policy, r.objective, r.efficiency, r.metrics.jain
+    );
+    let width = inst
         .tenant_names
         .iter()
         .map(|n| n.chars().count())
         .max()
         .unwrap_or(6)
         .max(6);
-    println!(
-        "policy {policy}: objective {:.6}, efficiency {:.6}",
-        sol.objective,
-        utility.iter().sum::<f64>()
-    );
-    print!("{:<name_width$}", "tenant");
+    print!("{:<width$}", "tenant");
     for t in &inst.type_names {
-        print!(" {t:>10}");
+        print!(" {t:>9}");
     }
-    println!(" {:>10}", "utility");
+    println!(" {:>9} {:>9}", "utility", "SI ratio");
     for (i, name) in inst.tenant_names.iter().enumerate() {
-        print!("{name:<name_width$}");
-        for g in &sol.allocation.gpus[i] {
-            print!(" {g:>10.4}");
+        print!("{name:<width$}");
+        for g in &r.allocation.gpus[i] {
+            print!(" {g:>9.4}");
         }
-        println!(" {:>10.4}", utility[i]);
+        println!(" {:>9.4} {:>9.4}", r.utility[i], r.metrics.si_ratio[i]);
+    }
+    let p = &r.properties.checks;
+    let name = |i: usize| inst.tenant_names[i].as_str();
+    println!(
+        "sharing incentive: {} (worst ratio {:.6}, {})",
+        yes_no(p.sharing_incentive.holds),
+        p.sharing_incentive.worst_ratio,
+        name(p.sharing_incentive.worst_tenant)
+    );
+    match p.envy_freeness.pair {
+        Some((i, k)) => println!(
+            "envy-freeness: NO ({} envies {} by {:.6})",
+            name(i),
+            name(k),
+            p.envy_freeness.worst_envy
+        ),
+        None => println!(
+            "envy-freeness: yes (worst envy {:.3e})",
+            p.envy_freeness.worst_envy
+        ),
+    }
+    if p.pareto_efficiency.holds {
+        println!("Pareto efficiency: yes");
+    } else {
+        println!(
+            "Pareto efficiency: NO (another allocation leaves nobody worse off and adds {:.6} to efficiency)",
+            p.pareto_efficiency.gain
+        );
+    }
+    if let Some(sp) = &r.properties.strategy_proofness_probe {
+        match &sp.best {
+            None => println!("strategy-proofness probe: no profitable lie in {} misreports", sp.misreports_tried),
+            Some(lie) => println!(
+                "strategy-proofness probe: {} gains {:.6} (true utility {:.6} -> {:.6}) by reporting {:?}",
+                name(lie.tenant), lie.gain, lie.truthful_utility, lie.lying_utility, lie.reported
+            ),
+        }
+    }
+}
+
+fn print_comparison(reports: &[PolicyReport]) {
+    println!(
+        "{:<22} {:>11} {:>11} {:>9} {:>11} {:>6} {:>4} {:>4} {:>4}",
+        "policy", "objective", "efficiency", "Jain", "worst SI", "envy", "SI", "EF", "PE"
+    );
+    for r in reports {
+        let p = &r.properties.checks;
+        println!(
+            "{:<22} {:>11.5} {:>11.5} {:>9.4} {:>11.5} {:>6.3} {:>4} {:>4} {:>4}",
+            r.policy,
+            r.objective,
+            r.efficiency,
+            r.metrics.jain,
+            p.sharing_incentive.worst_ratio,
+            p.envy_freeness.worst_envy.max(0.0),
+            yes_no(p.sharing_incentive.holds),
+            yes_no(p.envy_freeness.holds),
+            yes_no(p.pareto_efficiency.holds)
+        );
     }
 }

@@ -5,10 +5,16 @@
 //! instance into an [`Allocation`] g_ij (time-averaged GPUs of type j held by tenant i).
 
 pub mod allocation;
+pub mod lp;
+pub mod metrics;
 pub mod policies;
 pub mod presets;
+pub mod properties;
+pub mod report;
 pub mod scenario;
 
 pub use allocation::Allocation;
+pub use metrics::{EnvyMatrix, Metrics};
 pub use policies::{Policy, PolicyError, Solution};
+pub use properties::{PropertyReport, SpProbe, SpProbeConfig};
 pub use scenario::{GpuType, Instance, Normalization, Problem, Scenario, Tenant};

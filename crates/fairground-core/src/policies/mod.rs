@@ -1,10 +1,31 @@
 //! Allocation policies, one file each behind the [`Policy`] trait (Gavel's `policies/` layout):
 //! a new policy is one new file plus one line in [`all`].
 
+mod base;
 mod equal_share;
+mod gavel;
+mod gavel_ftf;
+mod gavel_las;
+mod gavel_las_agnostic;
+mod gavel_max_sum;
+mod gavel_water_filling;
+mod isolated;
+mod oef_coop;
+mod oef_noncoop;
 
+pub use base::scale_factor;
 pub use equal_share::EqualShare;
+pub use gavel::proportional_throughput;
+pub use gavel_ftf::GavelFtf;
+pub use gavel_las::GavelLas;
+pub use gavel_las_agnostic::GavelLasAgnostic;
+pub use gavel_max_sum::GavelMaxSum;
+pub use gavel_water_filling::GavelWaterFilling;
+pub use isolated::Isolated;
+pub use oef_coop::{EfRows, OefCoop, FULL_EF_MAX_TENANTS};
+pub use oef_noncoop::OefNonCoop;
 
+use crate::lp::LpError;
 use crate::{Allocation, Instance};
 use std::fmt;
 
@@ -35,6 +56,15 @@ impl fmt::Display for PolicyError {
 
 impl std::error::Error for PolicyError {}
 
+impl From<LpError> for PolicyError {
+    fn from(err: LpError) -> Self {
+        match err {
+            LpError::Infeasible => PolicyError::Infeasible("the LP's constraints conflict".into()),
+            other => PolicyError::Solver(other.to_string()),
+        }
+    }
+}
+
 /// An allocation policy: turns a validated instance into an allocation.
 pub trait Policy: Sync {
     /// Stable identifier used by the CLI (`--policy`) and in JSON.
@@ -46,7 +76,19 @@ pub trait Policy: Sync {
 
 /// Every policy, in the order the playground and `fairground compare` show them.
 pub fn all() -> Vec<&'static dyn Policy> {
-    vec![&EqualShare]
+    vec![
+        &OefCoop {
+            ef_rows: EfRows::Auto,
+        },
+        &OefNonCoop,
+        &GavelLas,
+        &GavelLasAgnostic,
+        &GavelWaterFilling,
+        &GavelMaxSum,
+        &GavelFtf,
+        &EqualShare,
+        &Isolated,
+    ]
 }
 
 /// Looks a policy up by its [`Policy::name`].

@@ -1,0 +1,272 @@
+//! The fairness-property checker: sharing incentive, envy-freeness and Pareto efficiency of any
+//! allocation, and a strategy-proofness probe of any policy. Each failed check carries a witness
+//! (who envies whom, a dominating allocation, a profitable lie) as data the UI can show.
+
+use crate::lp::Lp;
+use crate::metrics::Metrics;
+use crate::policies::{scale_factor, Policy};
+use crate::{Allocation, Instance, Scenario};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+/// Tolerance of every property check, relative to the size of the quantity compared.
+pub const TOLERANCE: f64 = 1e-6;
+
+/// Whether envy-freeness constrains i towards k: i must not envy k when i may hold at least as
+/// many GPUs per unit of weight as k (d_i / w_i >= d_k / w_k; uncapped means the whole cluster).
+/// Without caps this is every pair, i.e. plain weighted EF. With caps, a tenant is not said to
+/// envy a bundle larger than it could hold; under this rule the capped equal split is EF, so
+/// SI + EF is always feasible.
+pub fn ef_required(inst: &Instance, i: usize, k: usize) -> bool {
+    scale_factor(inst, i) / inst.weight[i] >= scale_factor(inst, k) / inst.weight[k] * (1.0 - 1e-12)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SiCheck {
+    pub holds: bool,
+    /// min_i u_i(g_i) / u_i(e_i).
+    pub worst_ratio: f64,
+    pub worst_tenant: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EfCheck {
+    pub holds: bool,
+    /// The largest envy u_i(g_k)/w_k - u_i(g_i)/w_i over constrained pairs (<= 0 when EF).
+    pub worst_envy: f64,
+    /// (envious, envied) of that worst pair.
+    pub pair: Option<(usize, usize)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PeCheck {
+    pub holds: bool,
+    /// max sum_i (u_i(h_i) - u_i(g_i)) over feasible h leaving nobody worse off.
+    pub gain: f64,
+    /// An allocation that makes nobody worse off and someone better off, when one exists.
+    pub dominating: Option<Allocation>,
+}
+
+/// SI, EF and PE of one allocation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PropertyReport {
+    pub sharing_incentive: SiCheck,
+    pub envy_freeness: EfCheck,
+    pub pareto_efficiency: PeCheck,
+}
+
+pub fn check(inst: &Instance, alloc: &Allocation) -> PropertyReport {
+    let metrics = Metrics::of(inst, alloc);
+    check_with(inst, alloc, &metrics)
+}
+
+pub fn check_with(inst: &Instance, alloc: &Allocation, metrics: &Metrics) -> PropertyReport {
+    let (worst_tenant, worst_ratio) = metrics
+        .si_ratio
+        .iter()
+        .copied()
+        .enumerate()
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap_or((0, 1.0));
+    let envy = metrics.envy.worst();
+    let worst_envy = envy.map_or(0.0, |(_, _, e)| e);
+    let envy_scale = metrics.utility.iter().copied().fold(1.0, f64::max);
+    PropertyReport {
+        sharing_incentive: SiCheck {
+            holds: worst_ratio >= 1.0 - TOLERANCE,
+            worst_ratio,
+            worst_tenant,
+        },
+        envy_freeness: EfCheck {
+            holds: worst_envy <= TOLERANCE * envy_scale,
+            worst_envy,
+            pair: envy
+                .filter(|&(_, _, e)| e > TOLERANCE * envy_scale)
+                .map(|(i, k, _)| (i, k)),
+        },
+        pareto_efficiency: pareto(inst, alloc, metrics.efficiency),
+    }
+}
+
+/// The Pareto test as one LP:
+///
+/// ```text
+/// maximise   sum_i u_i(h_i) - sum_i u_i(g_i)
+/// subject to base constraints on h (capacity, caps)
+///            u_i(h_i) >= u_i(g_i)     for all i
+/// ```
+///
+/// g is Pareto efficient iff the optimum is 0 (within tolerance); otherwise h dominates it.
+fn pareto(inst: &Instance, alloc: &Allocation, efficiency: f64) -> PeCheck {
+    let mut lp = Lp::maximize();
+    let h: Vec<Vec<_>> = (0..inst.tenants())
+        .map(|i| {
+            (0..inst.types())
+                .map(|j| lp.var(inst.speedup[i][j]))
+                .collect()
+        })
+        .collect();
+    for j in 0..inst.types() {
+        lp.le(h.iter().map(|row| (row[j], 1.0)), inst.count[j]);
+    }
+    for (i, row) in h.iter().enumerate() {
+        if let Some(cap) = inst.cap[i] {
+            lp.le(row.iter().map(|&v| (v, 1.0)), cap);
+        }
+        let floor = inst.utility(i, &alloc.gpus[i]);
+        // A hair below u_i(g_i), so g itself stays feasible despite its own round-off.
+        lp.ge(
+            row.iter().zip(&inst.speedup[i]).map(|(&v, &s)| (v, s)),
+            floor - 1e-9 * floor.abs().max(1.0),
+        );
+    }
+    match lp.solve() {
+        Ok(sol) => {
+            let gain = sol.objective() - efficiency;
+            let holds = gain <= TOLERANCE * efficiency.abs().max(1.0);
+            let dominating = (!holds).then(|| Allocation {
+                gpus: h
+                    .iter()
+                    .map(|row| row.iter().map(|&v| sol.value(v).max(0.0)).collect())
+                    .collect(),
+            });
+            PeCheck {
+                holds,
+                gain,
+                dominating,
+            }
+        }
+        // g over-uses capacity (an infeasible allocation): nothing can be said to dominate it.
+        Err(_) => PeCheck {
+            holds: false,
+            gain: f64::NAN,
+            dominating: None,
+        },
+    }
+}
+
+/// How hard the strategy-proofness probe searches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpProbeConfig {
+    /// Factors applied to one reported throughput at a time.
+    pub grid: Vec<f64>,
+    /// Random misreports per tenant (every type scaled by a log-uniform factor in [1/4, 4]).
+    pub random: usize,
+    pub seed: u64,
+}
+
+impl Default for SpProbeConfig {
+    fn default() -> Self {
+        SpProbeConfig {
+            grid: vec![0.0, 0.25, 0.5, 0.75, 0.9, 1.1, 1.25, 1.5, 2.0, 4.0],
+            random: 16,
+            seed: 7,
+        }
+    }
+}
+
+/// A misreport and what it earns the liar, in its TRUE utility.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Lie {
+    pub tenant: usize,
+    pub reported: Vec<f64>,
+    pub truthful_utility: f64,
+    pub lying_utility: f64,
+    /// lying_utility - truthful_utility.
+    pub gain: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SpProbe {
+    /// No profitable lie was found (which does not prove strategy-proofness).
+    pub no_lie_found: bool,
+    /// The most profitable lie found per tenant, if any was profitable.
+    pub best_per_tenant: Vec<Option<Lie>>,
+    /// The most profitable lie overall.
+    pub best: Option<Lie>,
+    pub misreports_tried: usize,
+}
+
+/// Searches misreports of each tenant's throughput row: every type scaled by each grid factor
+/// in turn, then random rescalings of the whole row. A misreport that makes the scenario
+/// invalid (say, zero on the normalisation reference) or the policy fail is skipped.
+pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig) -> SpProbe {
+    let Ok(inst) = scenario.instance() else {
+        return SpProbe {
+            no_lie_found: true,
+            best_per_tenant: vec![],
+            best: None,
+            misreports_tried: 0,
+        };
+    };
+    let Ok(truthful) = policy.solve(&inst) else {
+        return SpProbe {
+            no_lie_found: true,
+            best_per_tenant: vec![None; inst.tenants()],
+            best: None,
+            misreports_tried: 0,
+        };
+    };
+    let mut rng = StdRng::seed_from_u64(config.seed);
+    let mut tried = 0;
+    let mut best_per_tenant = Vec::with_capacity(inst.tenants());
+    for i in 0..inst.tenants() {
+        let truth = &scenario.tenants[i].throughput;
+        let honest = inst.utility(i, &truthful.allocation.gpus[i]);
+        let mut candidates: Vec<Vec<f64>> = Vec::new();
+        for j in 0..truth.len() {
+            for &f in &config.grid {
+                let mut r = truth.clone();
+                r[j] *= f;
+                candidates.push(r);
+            }
+        }
+        for _ in 0..config.random {
+            candidates.push(
+                truth
+                    .iter()
+                    .map(|t| t * 4f64.powf(rng.random_range(-1.0..=1.0)))
+                    .collect(),
+            );
+        }
+        let mut best: Option<Lie> = None;
+        for reported in candidates {
+            let mut lying = scenario.clone();
+            lying.tenants[i].throughput = reported.clone();
+            let Ok(lying_inst) = lying.instance() else {
+                continue;
+            };
+            let Ok(sol) = policy.solve(&lying_inst) else {
+                continue;
+            };
+            tried += 1;
+            // Judged by the TRUE speedups of tenant i.
+            let gained = inst.utility(i, &sol.allocation.gpus[i]);
+            let gain = gained - honest;
+            if gain > TOLERANCE * honest.abs().max(1.0)
+                && best.as_ref().is_none_or(|b| gain > b.gain)
+            {
+                best = Some(Lie {
+                    tenant: i,
+                    reported,
+                    truthful_utility: honest,
+                    lying_utility: gained,
+                    gain,
+                });
+            }
+        }
+        best_per_tenant.push(best);
+    }
+    let best = best_per_tenant
+        .iter()
+        .flatten()
+        .max_by(|a, b| a.gain.total_cmp(&b.gain))
+        .cloned();
+    SpProbe {
+        no_lie_found: best.is_none(),
+        best_per_tenant,
+        best,
+        misreports_tried: tried,
+    }
+}

@@ -1,0 +1,59 @@
+//! One policy's full result on one scenario, as the CLI prints it with `--json` (and as the
+//! playground's JavaScript API will return it).
+
+use crate::metrics::Metrics;
+use crate::properties::{self, PropertyReport, SpProbe, SpProbeConfig};
+use crate::{Allocation, Instance, Policy, PolicyError, Scenario};
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PolicyReport {
+    pub policy: String,
+    /// The policy's own objective, as it defines it.
+    pub objective: f64,
+    /// sum_i u_i.
+    pub efficiency: f64,
+    pub gpu_types: Vec<String>,
+    pub tenants: Vec<String>,
+    /// allocation[i][j]: GPUs of type j tenant i holds on average.
+    pub allocation: Allocation,
+    pub utility: Vec<f64>,
+    pub metrics: Metrics,
+    pub properties: Properties,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Properties {
+    #[serde(flatten)]
+    pub checks: PropertyReport,
+    /// None when the probe was not asked for.
+    pub strategy_proofness_probe: Option<SpProbe>,
+}
+
+/// Solves `scenario` (already validated into `inst`) with `policy` and checks every property;
+/// `sp` runs the strategy-proofness probe too (it re-solves the policy many times).
+pub fn run(
+    scenario: &Scenario,
+    inst: &Instance,
+    policy: &dyn Policy,
+    sp: Option<&SpProbeConfig>,
+) -> Result<PolicyReport, PolicyError> {
+    let solution = policy.solve(inst)?;
+    let metrics = Metrics::of(inst, &solution.allocation);
+    let checks = properties::check_with(inst, &solution.allocation, &metrics);
+    Ok(PolicyReport {
+        policy: policy.name().to_string(),
+        objective: solution.objective,
+        efficiency: metrics.efficiency,
+        gpu_types: inst.type_names.clone(),
+        tenants: inst.tenant_names.clone(),
+        utility: metrics.utility.clone(),
+        allocation: solution.allocation,
+        metrics,
+        properties: Properties {
+            checks,
+            strategy_proofness_probe: sp
+                .map(|config| properties::sp_probe(scenario, policy, config)),
+        },
+    })
+}
