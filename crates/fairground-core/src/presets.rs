@@ -56,6 +56,49 @@ pub fn gavel_measured() -> Preset {
     }
 }
 
+/// A random scenario for scale tests and benchmarks: `tenants` x `types`, throughputs uniform
+/// in [1, 8) (speedups up to 8x, as in TOOLCHAIN.md's HiGHS measurements), GPU counts cycling
+/// through 4, 8, 12 per type. With `jobs`, every tenant is a Gavel job: `max_gpus` is a scale
+/// factor 1/2/4/8 with probability 0.70/0.10/0.15/0.05 (Gavel's synthetic workload), and each
+/// type has tenants/4 GPUs (at least 4). Seeded: the same arguments give the same scenario.
+pub fn random_scenario(tenants: usize, types: usize, seed: u64, jobs: bool) -> Scenario {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let gpu_types = (0..types)
+        .map(|j| GpuType {
+            name: format!("type{j}"),
+            count: if jobs {
+                (tenants as u32 / 4).max(4)
+            } else {
+                4 + (j as u32 % 3) * 4
+            },
+        })
+        .collect();
+    let tenants = (0..tenants)
+        .map(|i| {
+            let throughput = (0..types).map(|_| rng.random_range(1.0..8.0)).collect();
+            let max_gpus = jobs.then(|| match rng.random_range(0.0..1.0) {
+                p if p < 0.70 => 1.0,
+                p if p < 0.80 => 2.0,
+                p if p < 0.95 => 4.0,
+                _ => 8.0,
+            });
+            Tenant {
+                name: format!("tenant{i}"),
+                throughput,
+                weight: 1.0,
+                max_gpus,
+            }
+        })
+        .collect();
+    Scenario {
+        version: crate::scenario::SCHEMA_VERSION,
+        gpu_types,
+        tenants,
+        normalization: Normalization::Slowest,
+    }
+}
+
 /// The scenario the playground opens on.
 pub fn default_scenario() -> Scenario {
     gavel_measured().scenario
@@ -69,6 +112,20 @@ pub fn all() -> Vec<Preset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn random_scenarios_are_valid_and_reproducible() {
+        let a = random_scenario(30, 6, 3, false);
+        assert!(a.instance().is_ok());
+        assert_eq!(a, random_scenario(30, 6, 3, false));
+        assert_ne!(a, random_scenario(30, 6, 4, false));
+        let jobs = random_scenario(64, 3, 1, true);
+        assert!(jobs
+            .tenants
+            .iter()
+            .all(|t| matches!(t.max_gpus, Some(1.0 | 2.0 | 4.0 | 8.0))));
+        assert!(jobs.instance().is_ok());
+    }
 
     #[test]
     fn default_scenario_is_valid() {

@@ -37,7 +37,7 @@ impl AppState {
 
 impl Default for AppState {
     fn default() -> Self {
-        AppState::new(presets::default_scenario(), "equal-share")
+        AppState::new(presets::default_scenario(), "oef-coop")
     }
 }
 
@@ -75,12 +75,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn opens_on_a_solved_default_scenario() {
-        let state = AppState::default();
-        let outcome = state.result.expect("the default preset solves");
-        assert_eq!(outcome.instance.tenants(), 6);
+    fn opens_on_oef_and_switches_policy() {
+        let state = Rc::new(AppState::default());
+        assert_eq!(state.policy, "oef-coop");
+        let oef = state.result.clone().expect("the default preset solves");
+        assert_eq!(oef.instance.tenants(), 6);
+        let state = state.reduce(Action::SelectPolicy("equal-share".into()));
+        let equal = state.result.clone().unwrap();
         // Equal split of 4+4+4 GPUs over 6 tenants: 2/3 of each type each.
-        assert!((outcome.solution.allocation.gpus[0][0] - 2.0 / 3.0).abs() < 1e-12);
+        assert!((equal.solution.allocation.gpus[0][0] - 2.0 / 3.0).abs() < 1e-12);
+        assert!(oef.solution.objective >= equal.solution.objective);
     }
 
     #[test]

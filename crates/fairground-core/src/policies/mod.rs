@@ -22,7 +22,7 @@ pub use gavel_las_agnostic::GavelLasAgnostic;
 pub use gavel_max_sum::GavelMaxSum;
 pub use gavel_water_filling::GavelWaterFilling;
 pub use isolated::Isolated;
-pub use oef_coop::{EfRows, OefCoop, FULL_EF_MAX_TENANTS};
+pub use oef_coop::{EfRows, OefCoop};
 pub use oef_noncoop::OefNonCoop;
 
 use crate::lp::LpError;
@@ -78,7 +78,7 @@ pub trait Policy: Sync {
 pub fn all() -> Vec<&'static dyn Policy> {
     vec![
         &OefCoop {
-            ef_rows: EfRows::Auto,
+            ef_rows: EfRows::Lazy,
         },
         &OefNonCoop,
         &GavelLas,
