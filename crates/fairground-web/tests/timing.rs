@@ -1,7 +1,7 @@
 //! Not a test: a timing harness for BENCHMARKS.md, ignored by default (these machines are shared
 //! and noisy, so nothing asserts a duration). Run it by hand in headless Chromium:
 //! `CHROMEDRIVER=/usr/bin/chromedriver cargo test --release -p fairground-web
-//!  --target wasm32-unknown-unknown --test timing -- --ignored --nocapture`
+//!  --target wasm32-unknown-unknown --test timing -- --include-ignored --nocapture`
 #![cfg(target_arch = "wasm32")]
 
 use fairground_core::policies;
