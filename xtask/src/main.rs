@@ -72,3 +72,27 @@ pub fn project_root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::serve_options;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn serve_options_parse_and_explain_mistakes() {
+        assert_eq!(serve_options(&[]).unwrap(), ("127.0.0.1".to_string(), 8080));
+        assert_eq!(serve_options(&args(&["--port", "0"])).unwrap().1, 0);
+        assert!(serve_options(&args(&["--port", "x"]))
+            .unwrap_err()
+            .contains("--port takes a number"));
+        assert!(serve_options(&args(&["--port"]))
+            .unwrap_err()
+            .contains("needs a value"));
+        assert!(serve_options(&args(&["--colour", "1"]))
+            .unwrap_err()
+            .contains("unknown option"));
+    }
+}

@@ -111,3 +111,35 @@ fn content_type(file: &Path) -> &'static str {
         _ => "application/octet-stream",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolves_inside_dist_only() {
+        let dist = std::env::temp_dir().join(format!("fg-serve-test-{}", std::process::id()));
+        std::fs::create_dir_all(dist.join("sub")).unwrap();
+        std::fs::write(dist.join("index.html"), "<html>").unwrap();
+        std::fs::write(dist.join("app.wasm"), [0u8]).unwrap();
+        assert_eq!(resolve(&dist, "/"), Some(dist.join("index.html")));
+        assert_eq!(resolve(&dist, "/?embed#x"), Some(dist.join("index.html")));
+        assert_eq!(resolve(&dist, "/app.wasm"), Some(dist.join("app.wasm")));
+        assert_eq!(resolve(&dist, "/../Cargo.toml"), None);
+        assert_eq!(resolve(&dist, "/sub/../../etc/passwd"), None);
+        assert_eq!(resolve(&dist, "/missing.js"), None);
+        assert_eq!(content_type(Path::new("a.wasm")), "application/wasm");
+        std::fs::remove_dir_all(&dist).unwrap();
+    }
+
+    #[test]
+    fn a_busy_port_says_what_to_do() {
+        let first = bind("127.0.0.1", 0).unwrap();
+        let port = first.server_addr().to_ip().unwrap().port();
+        let err = bind("127.0.0.1", port).err().unwrap();
+        assert!(
+            err.contains("already in use") && err.contains("--port"),
+            "{err}"
+        );
+    }
+}

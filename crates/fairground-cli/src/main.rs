@@ -179,7 +179,7 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
         }
         println!(" {:>9.4} {:>9.4}", r.utility[i], r.metrics.si_ratio[i]);
     }
-    let p = &r.properties.checks;
+    let p = &r.properties;
     let name = |i: usize| inst.tenant_names[i].as_str();
     println!(
         "sharing incentive: {} (worst ratio {:.6}, {})",
@@ -224,7 +224,7 @@ fn print_comparison(reports: &[PolicyReport]) {
         "policy", "objective", "efficiency", "Jain", "worst SI", "envy", "SI", "EF", "PE"
     );
     for r in reports {
-        let p = &r.properties.checks;
+        let p = &r.properties;
         println!(
             "{:<22} {:>11.5} {:>11.5} {:>9.4} {:>11.5} {:>6.3} {:>4} {:>4} {:>4}",
             r.policy,

@@ -2,12 +2,12 @@
 
 use crate::properties::ef_required;
 use crate::{Allocation, Instance};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// envy[i][k] = u_i(g_k)/w_k - u_i(g_i)/w_i: how much more i values k's bundle than its own,
 /// per unit of weight (> 0 means i envies k). `required[i][k]` marks the pairs envy-freeness
 /// constrains (all pairs unless caps differ; see [`ef_required`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvyMatrix {
     pub envy: Vec<Vec<f64>>,
     pub required: Vec<Vec<bool>>,
@@ -50,7 +50,7 @@ impl EnvyMatrix {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// u_i(g_i), reference-GPU equivalents.
     pub utility: Vec<f64>,

@@ -99,6 +99,58 @@ pub fn random_scenario(tenants: usize, types: usize, seed: u64, jobs: bool) -> S
     }
 }
 
+/// The textbook 2 x 2 case where OEF and max-min fairness differ visibly: one fast and one slow
+/// GPU; tenant "vision" runs twice as fast on the fast one, "rl" runs the same on both. OEF gives
+/// the fast GPU to vision and the slow one to rl (efficiency 3, SI and EF hold); Gavel's LAS
+/// splits both GPUs to equalise normalised throughput (efficiency 20/7 = 2.857).
+pub fn textbook_two_by_two() -> Preset {
+    let scenario = Scenario {
+        version: crate::scenario::SCHEMA_VERSION,
+        gpu_types: vec![
+            GpuType {
+                name: "slow".into(),
+                count: 1,
+            },
+            GpuType {
+                name: "fast".into(),
+                count: 1,
+            },
+        ],
+        tenants: vec![
+            Tenant {
+                name: "vision".into(),
+                throughput: vec![1.0, 2.0],
+                weight: 1.0,
+                max_gpus: None,
+            },
+            Tenant {
+                name: "rl".into(),
+                throughput: vec![1.0, 1.0],
+                weight: 1.0,
+                max_gpus: None,
+            },
+        ],
+        normalization: Normalization::Slowest,
+    };
+    Preset {
+        id: "textbook-2x2",
+        title: "Textbook 2 x 2: OEF vs max-min fairness",
+        description:
+            "One slow and one fast GPU; one tenant gains 2x from the fast one, the other nothing.",
+        scenario,
+    }
+}
+
+/// A large random scenario (60 tenants x 6 types) to feel the solver's speed.
+pub fn large_random() -> Preset {
+    Preset {
+        id: "large-random",
+        title: "Large random: 60 tenants x 6 GPU types",
+        description: "Throughputs uniform in [1, 8) per GPU type, seeded; 4 to 12 GPUs per type.",
+        scenario: random_scenario(60, 6, 42, false),
+    }
+}
+
 /// The scenario the playground opens on.
 pub fn default_scenario() -> Scenario {
     gavel_measured().scenario
@@ -106,7 +158,7 @@ pub fn default_scenario() -> Scenario {
 
 /// Every preset, the default first.
 pub fn all() -> Vec<Preset> {
-    vec![gavel_measured()]
+    vec![gavel_measured(), textbook_two_by_two(), large_random()]
 }
 
 #[cfg(test)]
@@ -125,6 +177,28 @@ mod tests {
             .iter()
             .all(|t| matches!(t.max_gpus, Some(1.0 | 2.0 | 4.0 | 8.0))));
         assert!(jobs.instance().is_ok());
+    }
+
+    #[test]
+    fn every_preset_is_valid() {
+        for p in all() {
+            assert!(p.scenario.instance().is_ok(), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn textbook_case_separates_oef_from_las() {
+        use crate::policies;
+        let inst = textbook_two_by_two().scenario.instance().unwrap();
+        let oef = policies::by_name("oef-coop").unwrap().solve(&inst).unwrap();
+        let las = policies::by_name("gavel-las")
+            .unwrap()
+            .solve(&inst)
+            .unwrap();
+        assert!((oef.allocation.efficiency(&inst) - 3.0).abs() < 1e-7);
+        // LAS by hand: prop = (1.5, 1); equalising (a1 + 2 a2)/1.5 = (2 - a1 - a2) with a1 = 0
+        // gives a2 = 6/7, efficiency 2 a2 + (2 - a2) = 2 + 6/7 = 20/7.
+        assert!((las.allocation.efficiency(&inst) - 20.0 / 7.0).abs() < 1e-7);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::policies::{scale_factor, Policy};
 use crate::{Allocation, Instance, Scenario};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Tolerance of every property check, relative to the size of the quantity compared.
 pub const TOLERANCE: f64 = 1e-6;
@@ -22,7 +22,7 @@ pub fn ef_required(inst: &Instance, i: usize, k: usize) -> bool {
     scale_factor(inst, i) / inst.weight[i] >= scale_factor(inst, k) / inst.weight[k] * (1.0 - 1e-12)
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SiCheck {
     pub holds: bool,
     /// min_i u_i(g_i) / u_i(e_i).
@@ -30,7 +30,7 @@ pub struct SiCheck {
     pub worst_tenant: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EfCheck {
     pub holds: bool,
     /// The largest envy u_i(g_k)/w_k - u_i(g_i)/w_i over constrained pairs (<= 0 when EF).
@@ -39,7 +39,7 @@ pub struct EfCheck {
     pub pair: Option<(usize, usize)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PeCheck {
     pub holds: bool,
     /// max sum_i (u_i(h_i) - u_i(g_i)) over feasible h leaving nobody worse off.
@@ -49,7 +49,7 @@ pub struct PeCheck {
 }
 
 /// SI, EF and PE of one allocation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PropertyReport {
     pub sharing_incentive: SiCheck,
     pub envy_freeness: EfCheck,
@@ -167,7 +167,7 @@ impl Default for SpProbeConfig {
 }
 
 /// A misreport and what it earns the liar, in its TRUE utility.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Lie {
     pub tenant: usize,
     pub reported: Vec<f64>,
@@ -177,7 +177,7 @@ pub struct Lie {
     pub gain: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SpProbe {
     /// No profitable lie was found (which does not prove strategy-proofness).
     pub no_lie_found: bool,

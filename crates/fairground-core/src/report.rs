@@ -2,11 +2,11 @@
 //! playground's JavaScript API will return it).
 
 use crate::metrics::Metrics;
-use crate::properties::{self, PropertyReport, SpProbe, SpProbeConfig};
+use crate::properties::{self, EfCheck, PeCheck, SiCheck, SpProbe, SpProbeConfig};
 use crate::{Allocation, Instance, Policy, PolicyError, Scenario};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PolicyReport {
     pub policy: String,
     /// The policy's own objective, as it defines it.
@@ -22,10 +22,11 @@ pub struct PolicyReport {
     pub properties: Properties,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Properties {
-    #[serde(flatten)]
-    pub checks: PropertyReport,
+    pub sharing_incentive: SiCheck,
+    pub envy_freeness: EfCheck,
+    pub pareto_efficiency: PeCheck,
     /// None when the probe was not asked for.
     pub strategy_proofness_probe: Option<SpProbe>,
 }
@@ -41,6 +42,7 @@ pub fn run(
     let solution = policy.solve(inst)?;
     let metrics = Metrics::of(inst, &solution.allocation);
     let checks = properties::check_with(inst, &solution.allocation, &metrics);
+    let probe = sp.map(|config| properties::sp_probe(scenario, policy, config));
     Ok(PolicyReport {
         policy: policy.name().to_string(),
         objective: solution.objective,
@@ -51,9 +53,10 @@ pub fn run(
         allocation: solution.allocation,
         metrics,
         properties: Properties {
-            checks,
-            strategy_proofness_probe: sp
-                .map(|config| properties::sp_probe(scenario, policy, config)),
+            sharing_incentive: checks.sharing_incentive,
+            envy_freeness: checks.envy_freeness,
+            pareto_efficiency: checks.pareto_efficiency,
+            strategy_proofness_probe: probe,
         },
     })
 }

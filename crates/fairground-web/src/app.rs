@@ -1,13 +1,161 @@
-use crate::components::AllocationChart;
-use crate::state::{Action, AppState};
-use fairground_core::{policies, presets};
+use crate::components::{
+    AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, Scatter, UtilityChart,
+};
+use crate::state::{Action, AppState, Mode, Results};
+use crate::worker::{SolveRequest, SolveTask};
+use crate::{codec, export, storage};
+use fairground_core::policies;
+use fairground_core::report::PolicyReport;
+use gloo::timers::callback::Timeout;
+use std::rc::Rc;
 use yew::prelude::*;
+use yew_agent::oneshot::{use_oneshot_runner, OneshotProvider};
 
-/// The playground's root: owns the reducer and lays out the editor and the results.
+/// Edits closer together than this are solved once.
+const DEBOUNCE_MS: u32 = 120;
+/// A solve that has not answered by then is reported (the worker may have crashed).
+const WATCHDOG_MS: u32 = 30_000;
+
+/// The root: provides the solver worker to the playground.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(AppState::default);
+    html! {
+        // Relative, so the playground also works under a sub-path of a documentation site.
+        <OneshotProvider<SolveTask> path="fairground-worker.js">
+            <Playground />
+        </OneshotProvider<SolveTask>>
+    }
+}
 
+#[component]
+fn Playground() -> Html {
+    let state = use_reducer(|| {
+        let (draft, policy, notice) = storage::initial();
+        let mut state = AppState::new(draft, &policy);
+        if state.notice.is_none() {
+            state.notice = notice;
+        }
+        state
+    });
+    let embed = *use_memo((), |_| storage::embed_mode());
+    let runner = use_oneshot_runner::<SolveTask>();
+
+    // Solve each new generation in the worker, debounced; the reducer drops stale answers.
+    {
+        let state = state.clone();
+        use_effect_with(state.generation, move |&generation| {
+            let job = state.solvable.clone().map(|scenario| {
+                let request = SolveRequest::new(&scenario, state.policies_to_run(), state.want_sp);
+                let state = state.clone();
+                Timeout::new(DEBOUNCE_MS, move || {
+                    let sp_probed = request.sp_probe;
+                    wasm_bindgen_futures::spawn_local(async move {
+                        match runner.run(request).await {
+                            Ok(response) => state.dispatch(Action::Solved(Rc::new(Results {
+                                generation,
+                                scenario,
+                                reports: response.reports,
+                                sp_probed,
+                            }))),
+                            Err(message) => state.dispatch(Action::SolveFailed {
+                                generation,
+                                message,
+                            }),
+                        }
+                    });
+                })
+            });
+            move || drop(job)
+        });
+    }
+    // Watchdog: say so if the worker never answers; the draft stays as it is.
+    {
+        let state = state.clone();
+        use_effect_with(
+            (state.generation, state.solving),
+            move |&(generation, solving)| {
+                let timer = solving.then(|| {
+                Timeout::new(WATCHDOG_MS, move || {
+                    state.dispatch(Action::SolveFailed {
+                        generation,
+                        message: "The solver did not answer within 30 s. Your edits are kept; reload the page to restart it.".into(),
+                    })
+                })
+            });
+                move || drop(timer)
+            },
+        );
+    }
+    // Autosave the draft as typed, and the valid scenario into the URL (not in embed mode: an
+    // embedded chart must not overwrite the reader's own work).
+    {
+        let state = state.clone();
+        use_effect_with(
+            (state.draft.clone(), state.policy.clone()),
+            move |(draft, policy)| {
+                if !storage::embed_mode() {
+                    storage::save(draft, state.solvable.as_ref(), policy);
+                }
+            },
+        );
+    }
+
+    let results = state.results.clone();
+    let single = results.as_ref().and_then(|r| find_report(r, &state.policy));
+    let body = if embed {
+        html! { <ResultsView state={state.clone()} /> }
+    } else {
+        html! {
+            <div class="layout">
+                <Editor state={state.clone()} />
+                <ResultsView state={state.clone()} />
+            </div>
+        }
+    };
+    html! {
+        <main class={classes!("app", embed.then_some("embed"))}>
+            if !embed {
+                <header>
+                    <h1>{ "Fairground" }</h1>
+                    <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
+                    <Toolbar state={state.clone()} report={single.clone()} />
+                </header>
+            }
+            if let Some(notice) = &state.notice {
+                <p class="notice" role="status" data-testid="notice">{ notice }
+                    <button type="button" aria-label="dismiss" onclick={{
+                        let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::Notice(None)))
+                    }}>{ "✕" }</button>
+                </p>
+            }
+            if let Some(why) = &state.too_big {
+                <p class="notice" role="status" data-testid="too-big">{ why }</p>
+            }
+            { body }
+        </main>
+    }
+}
+
+fn find_report(results: &Results, policy: &str) -> Option<PolicyReport> {
+    results
+        .reports
+        .iter()
+        .flatten()
+        .find(|r| r.policy == policy)
+        .cloned()
+}
+
+#[derive(Properties, PartialEq)]
+struct ToolbarProps {
+    state: UseReducerHandle<AppState>,
+    report: Option<PolicyReport>,
+}
+
+/// Mode, policy, and keeping/sharing work: import/export JSON, CSV, share link.
+#[component]
+fn Toolbar(p: &ToolbarProps) -> Html {
+    let state = &p.state;
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     let on_policy = {
         let state = state.clone();
         Callback::from(move |e: Event| {
@@ -15,50 +163,208 @@ pub fn App() -> Html {
             state.dispatch(Action::SelectPolicy(select.value()));
         })
     };
-
-    let preset = presets::all()
-        .into_iter()
-        .find(|p| p.scenario == state.scenario);
-
+    let set_mode = |mode: Mode| {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::SetMode(mode)))
+    };
+    let on_import = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            if file.size() > codec::MAX_JSON as f64 {
+                state.dispatch(Action::Notice(Some(format!(
+                    "{} is {:.0} KB, over the {} KB limit; nothing was changed.",
+                    file.name(),
+                    file.size() / 1024.0,
+                    codec::MAX_JSON / 1024
+                ))));
+                return;
+            }
+            let name = file.name();
+            let state = state.clone();
+            let task =
+                gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
+                    let result = text
+                        .map_err(|e| e.to_string())
+                        .and_then(|t| codec::parse_json(&t));
+                    match result {
+                        Ok(scenario) => state.dispatch(Action::Load(scenario)),
+                        Err(why) => state.dispatch(Action::Notice(Some(format!(
+                            "{name} could not be imported ({why}); nothing was changed."
+                        )))),
+                    }
+                });
+            *reader.borrow_mut() = Some(task);
+        })
+    };
+    let on_export_json = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            let scenario = state
+                .solvable
+                .clone()
+                .or_else(|| state.results.as_ref().map(|r| r.scenario.clone()));
+            if let Some(s) = scenario {
+                let _ = export::download("scenario.json", "application/json", &s.to_json());
+            }
+        })
+    };
+    let on_export_csv = {
+        let report = p.report.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(r) = &report {
+                let _ = export::download(
+                    &format!("allocation-{}.csv", r.policy),
+                    "text/csv",
+                    &export::allocation_csv(r),
+                );
+            }
+        })
+    };
+    let on_share = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            let href = gloo::utils::window().location().href().unwrap_or_default();
+            let _ = gloo::utils::window()
+                .navigator()
+                .clipboard()
+                .write_text(&href);
+            state.dispatch(Action::Notice(Some(
+                "Link copied: it opens exactly this scenario.".into(),
+            )));
+        })
+    };
     html! {
-        <main class="app">
-            <header>
-                <h1>{ "Fairground" }</h1>
-                <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
-            </header>
-            <section class="scenario">
-                if let Some(p) = preset {
-                    <h2>{ p.title }</h2>
-                    <p class="description">{ p.description }</p>
-                }
-                <label>
-                    { "Policy " }
+        <div class="toolbar">
+            <div class="segmented" role="group" aria-label="view">
+                <button type="button" aria-pressed={(state.mode == Mode::Single).to_string()}
+                        onclick={set_mode(Mode::Single)} data-testid="mode-single">{ "One policy" }</button>
+                <button type="button" aria-pressed={(state.mode == Mode::Compare).to_string()}
+                        onclick={set_mode(Mode::Compare)} data-testid="mode-compare">{ "Compare all" }</button>
+            </div>
+            if state.mode == Mode::Single {
+                <label>{ "Policy " }
                     <select onchange={on_policy} data-testid="policy-select">
-                        { for policies::all().into_iter().map(|p| html! {
-                            <option value={p.name()} selected={p.name() == state.policy}>{ p.name() }</option>
+                        { for policies::all().into_iter().map(|pol| html! {
+                            <option value={pol.name()} selected={pol.name() == state.policy} title={pol.summary()}>{ pol.name() }</option>
                         }) }
                     </select>
                 </label>
+            }
+            <label class="file-button">{ "Import JSON" }
+                <input type="file" accept=".json,application/json" onchange={on_import} data-testid="import" />
+            </label>
+            <button type="button" onclick={on_export_json} data-testid="export-json">{ "Export JSON" }</button>
+            <button type="button" onclick={on_export_csv} disabled={p.report.is_none()} data-testid="export-csv">{ "Allocation CSV" }</button>
+            <button type="button" onclick={on_share} data-testid="share">{ "Copy link" }</button>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ResultsViewProps {
+    state: UseReducerHandle<AppState>,
+}
+
+#[component]
+fn ResultsView(p: &ResultsViewProps) -> Html {
+    let state = &p.state;
+    let Some(results) = state.results.clone() else {
+        return html! {
+            <section class="results" aria-busy="true">
+                <p class="solving shown">{ if state.problems.is_empty() { "Solving…" } else { "Fix the marked cells to see results." } }</p>
             </section>
-            <section class="results">
-                { match &state.result {
-                    Ok(outcome) => html! {
-                        <>
-                            <p class="summary" data-testid="efficiency">
-                                { format!("Efficiency (sum of speedup-normalised utilities): {:.4}",
-                                          outcome.solution.allocation.efficiency(&outcome.instance)) }
-                            </p>
-                            <AllocationChart instance={outcome.instance.clone()}
-                                             allocation={std::rc::Rc::new(outcome.solution.allocation.clone())} />
-                        </>
-                    },
-                    Err(messages) => html! {
-                        <ul class="errors" role="alert">
-                            { for messages.iter().map(|m| html! { <li>{ m }</li> }) }
-                        </ul>
-                    },
-                } }
-            </section>
-        </main>
+        };
+    };
+    let status = html! {
+        <p class={classes!("solving", state.solving.then_some("shown"))} data-testid="solving" aria-live="polite">
+            { if state.solving { "Solving…" } else { "" } }
+        </p>
+    };
+    let failures: Vec<&String> = results
+        .reports
+        .iter()
+        .filter_map(|r| r.as_ref().err())
+        .collect();
+    let view = match state.mode {
+        Mode::Single => match find_report(&results, &state.policy) {
+            Some(report) => single_view(state, &results, report),
+            None => html! { <p class="solving shown">{ "Solving…" }</p> },
+        },
+        Mode::Compare => compare_view(&results),
+    };
+    html! {
+        <section class="results" aria-label="Results">
+            { status }
+            if !failures.is_empty() {
+                <ul class="errors" role="alert">{ for failures.iter().map(|f| html! { <li>{ f.as_str() }</li> }) }</ul>
+            }
+            { view }
+        </section>
+    }
+}
+
+fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyReport) -> Html {
+    let instance = Rc::new(match results.scenario.instance() {
+        Ok(inst) => inst,
+        Err(_) => return html! {},
+    });
+    html! {
+        <>
+            <p class="summary" data-testid="efficiency">
+                { format!("{} — efficiency (sum of speedup-normalised utilities): {:.4}", r.policy, r.efficiency) }
+            </p>
+            <Badges report={r.clone()} sp_probed={results.sp_probed} state={state.clone()} />
+            <ChartFrame title="GPUs held per tenant, by type" file={format!("allocation-{}", r.policy)} export=true>
+                <AllocationChart instance={instance} allocation={Rc::new(r.allocation.clone())} />
+            </ChartFrame>
+            <ChartFrame title="Utility against the sharing-incentive line" file={format!("utility-{}", r.policy)} export=true>
+                <UtilityChart tenants={r.tenants.clone()} utility={r.utility.clone()} si_target={r.metrics.si_target.clone()} />
+            </ChartFrame>
+            <ChartFrame title="Envy: row envies column (per unit of weight)" file={format!("envy-{}", r.policy)} export=true>
+                <EnvyHeatmap tenants={r.tenants.clone()} envy={r.metrics.envy.clone()} />
+            </ChartFrame>
+        </>
+    }
+}
+
+fn compare_view(results: &Results) -> Html {
+    let reports: Vec<PolicyReport> = results.reports.iter().flatten().cloned().collect();
+    let si_points = reports
+        .iter()
+        .map(|r| {
+            (
+                r.policy.clone(),
+                r.properties.sharing_incentive.worst_ratio,
+                r.efficiency,
+            )
+        })
+        .collect::<Vec<_>>();
+    let envy_points = reports
+        .iter()
+        .map(|r| {
+            (
+                r.policy.clone(),
+                r.properties.envy_freeness.worst_envy.max(0.0),
+                r.efficiency,
+            )
+        })
+        .collect::<Vec<_>>();
+    html! {
+        <>
+            <div class="compare-charts">
+                <ChartFrame title="Efficiency against the worst sharing-incentive ratio" file="compare-si" export=true>
+                    <Scatter points={si_points} x_label="worst SI ratio (>= 1 is fair)" y_label="efficiency" testid="compare-si" />
+                </ChartFrame>
+                <ChartFrame title="Efficiency against the worst envy" file="compare-envy" export=true>
+                    <Scatter points={envy_points} x_label="worst envy (0 is envy-free)" y_label="efficiency" testid="compare-envy" />
+                </ChartFrame>
+            </div>
+            <CompareTable {reports} />
+        </>
     }
 }

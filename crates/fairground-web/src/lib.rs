@@ -1,10 +1,18 @@
-//! The Fairground playground: one reducer ([`state::AppState`]) owns the app state; small
+//! The Fairground playground: one reducer ([`state::AppState`]) owns the app state; the
+//! editor edits a text [`draft::Draft`]; solves run in a web worker ([`worker`]); small
 //! presentational components draw the charts as SVG, with their scale math in [`scale`].
 
+pub mod api;
 pub mod app;
+pub mod codec;
 pub mod components;
+pub mod draft;
+pub mod export;
 pub mod palette;
+pub mod paste;
 pub mod scale;
 pub mod state;
+pub mod storage;
+pub mod worker;
 
 pub use app::App;

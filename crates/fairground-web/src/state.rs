@@ -1,43 +1,176 @@
-//! The one reducer that owns the playground's state. Components read it and dispatch actions.
+//! The one reducer that owns the playground's state. Components read it and dispatch actions;
+//! the App turns a new `generation` into a (debounced) solve in the web worker and dispatches
+//! the answer back, which is dropped if the draft changed meanwhile.
 
-use fairground_core::{policies, presets, Instance, Scenario, Solution};
+use crate::draft::{Cell, Draft};
+use crate::paste::parse_block;
+use fairground_core::report::PolicyReport;
+use fairground_core::{policies, presets, Problem, Scenario};
 use std::rc::Rc;
 use yew::Reducible;
 
-/// A solved scenario: the instance and what the selected policy made of it.
+/// Largest scenario solved while typing; bigger ones are for the CLI.
+pub const MAX_INTERACTIVE_TENANTS: usize = 150;
+pub const MAX_INTERACTIVE_TYPES: usize = 12;
+/// The strategy-proofness probe runs by itself only up to this many tenants (it re-solves the
+/// policy tens of times per tenant); above, it runs when asked.
+pub const AUTO_SP_TENANTS: usize = 8;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One policy, in depth.
+    Single,
+    /// Every policy side by side.
+    Compare,
+}
+
+/// What the worker answered for one generation.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    pub instance: Rc<Instance>,
-    pub solution: Rc<Solution>,
+pub struct Results {
+    pub generation: u64,
+    pub scenario: Scenario,
+    pub reports: Vec<Result<PolicyReport, String>>,
+    pub sp_probed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
-    pub scenario: Scenario,
+    pub draft: Draft,
     pub policy: String,
-    /// The last solve: an outcome, or every message that explains why there is none.
-    pub result: Result<Outcome, Vec<String>>,
+    pub mode: Mode,
+    /// Every problem of the current draft, located (empty when it is valid).
+    pub problems: Vec<Problem>,
+    /// The current draft's scenario when it is valid and small enough to solve now.
+    pub solvable: Option<Scenario>,
+    /// Bumped whenever something to solve changes; a reply for an older one is stale.
+    pub generation: u64,
+    /// Whether the next solve includes the SP probe.
+    pub want_sp: bool,
+    /// The last answer; stays on screen while the draft is invalid or a solve is running.
+    pub results: Option<Rc<Results>>,
+    pub solving: bool,
+    /// A message for the user that is not about one cell (a bad link, a failed import).
+    pub notice: Option<String>,
+    /// Why the current (valid) scenario is not being solved: it is too big for typing speed.
+    pub too_big: Option<String>,
 }
 
 pub enum Action {
+    Edit(Cell, String),
+    AddType,
+    RemoveType(usize),
+    MoveType(usize, isize),
+    AddTenant,
+    RemoveTenant(usize),
+    MoveTenant(usize, isize),
+    /// Pasted text with its top-left at (tenant, type) of the throughput grid.
+    Paste {
+        tenant: usize,
+        gpu: usize,
+        text: String,
+    },
+    SetNormalization(String),
     LoadPreset(String),
+    /// A whole scenario from a file or a link.
+    Load(Scenario),
+    /// A saved draft (from storage), kept as typed.
+    Restore(Draft),
     SelectPolicy(String),
+    SetMode(Mode),
+    ProbeStrategyProofness,
+    Solved(Rc<Results>),
+    SolveFailed {
+        generation: u64,
+        message: String,
+    },
+    Notice(Option<String>),
 }
 
 impl AppState {
-    pub fn new(scenario: Scenario, policy: &str) -> Self {
-        let result = solve(&scenario, policy);
-        AppState {
-            scenario,
+    pub fn new(draft: Draft, policy: &str) -> Self {
+        let mut state = AppState {
+            draft,
             policy: policy.to_string(),
-            result,
+            mode: Mode::Single,
+            problems: Vec::new(),
+            solvable: None,
+            generation: 0,
+            want_sp: false,
+            results: None,
+            solving: false,
+            notice: None,
+            too_big: None,
+        };
+        state.revalidate();
+        state
+    }
+
+    /// The policies the next solve runs.
+    pub fn policies_to_run(&self) -> Vec<String> {
+        match self.mode {
+            Mode::Single => vec![self.policy.clone()],
+            Mode::Compare => policies::all()
+                .iter()
+                .map(|p| p.name().to_string())
+                .collect(),
         }
+    }
+
+    /// Re-parses and re-validates the draft; a solvable change starts a new generation.
+    fn revalidate(&mut self) {
+        let checked = self
+            .draft
+            .to_scenario()
+            .and_then(|s| s.instance().map(|inst| (s, inst)));
+        match checked {
+            Ok((scenario, inst)) => {
+                self.problems.clear();
+                self.too_big = None;
+                if inst.tenants() > MAX_INTERACTIVE_TENANTS || inst.types() > MAX_INTERACTIVE_TYPES
+                {
+                    self.solvable = None;
+                    self.solving = false;
+                    self.too_big = Some(format!(
+                        "This scenario ({} tenants x {} GPU types) is too big to solve while typing \
+                         (limit {MAX_INTERACTIVE_TENANTS} x {MAX_INTERACTIVE_TYPES}); export it and run \
+                         `fairground solve` on it.",
+                        inst.tenants(),
+                        inst.types()
+                    ));
+                    return;
+                }
+                self.want_sp = inst.tenants() <= AUTO_SP_TENANTS && self.mode == Mode::Single;
+                self.solvable = Some(scenario);
+                self.bump();
+            }
+            Err(problems) => {
+                self.problems = problems;
+                self.solvable = None;
+            }
+        }
+    }
+
+    fn bump(&mut self) {
+        self.generation += 1;
+        self.solving = self.solvable.is_some();
+    }
+
+    /// The message for a cell, if it has a problem.
+    pub fn problem_at(&self, cell: Cell) -> Option<&str> {
+        let path = cell.path();
+        self.problems
+            .iter()
+            .find(|p| p.path == path)
+            .map(|p| p.message.as_str())
     }
 }
 
 impl Default for AppState {
     fn default() -> Self {
-        AppState::new(presets::default_scenario(), "oef-coop")
+        AppState::new(
+            Draft::from_scenario(&presets::default_scenario()),
+            "oef-coop",
+        )
     }
 }
 
@@ -45,51 +178,154 @@ impl Reducible for AppState {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let next = match action {
+        let mut next = (*self).clone();
+        match action {
+            Action::Edit(cell, text) => next.draft.set(cell, &text),
+            Action::AddType => next.draft.add_type(),
+            Action::RemoveType(j) => next.draft.remove_type(j),
+            Action::MoveType(j, by) => next.draft.move_type(j, by),
+            Action::AddTenant => next.draft.add_tenant(),
+            Action::RemoveTenant(i) => next.draft.remove_tenant(i),
+            Action::MoveTenant(i, by) => next.draft.move_tenant(i, by),
+            Action::Paste { tenant, gpu, text } => {
+                next.draft.paste(tenant, gpu, &parse_block(&text));
+            }
+            Action::SetNormalization(n) => next.draft.normalization = n,
             Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {
-                Some(preset) => AppState::new(preset.scenario, &self.policy),
+                Some(p) => {
+                    next.draft = Draft::from_scenario(&p.scenario);
+                    next.notice = None;
+                }
                 None => return self,
             },
-            Action::SelectPolicy(name) => AppState::new(self.scenario.clone(), &name),
-        };
+            Action::Load(scenario) => {
+                next.draft = Draft::from_scenario(&scenario);
+                next.notice = None;
+            }
+            Action::Restore(draft) => next.draft = draft,
+            Action::SelectPolicy(name) => {
+                if policies::by_name(&name).is_none() {
+                    next.notice = Some(format!("unknown policy '{name}'"));
+                    return Rc::new(next);
+                }
+                next.policy = name;
+            }
+            Action::SetMode(mode) => next.mode = mode,
+            Action::ProbeStrategyProofness => {
+                if next.solvable.is_some() {
+                    next.want_sp = true;
+                    next.bump();
+                }
+                return Rc::new(next);
+            }
+            Action::Solved(results) => {
+                if results.generation != self.generation {
+                    return self; // stale: the draft changed since this solve started
+                }
+                next.results = Some(results);
+                next.solving = false;
+                return Rc::new(next);
+            }
+            Action::SolveFailed {
+                generation,
+                message,
+            } => {
+                if generation == self.generation {
+                    next.solving = false;
+                    next.notice = Some(message);
+                }
+                return Rc::new(next);
+            }
+            Action::Notice(notice) => {
+                next.notice = notice;
+                return Rc::new(next);
+            }
+        }
+        next.revalidate();
         Rc::new(next)
     }
-}
-
-/// Validates and solves; failures come back as readable, located messages.
-pub fn solve(scenario: &Scenario, policy: &str) -> Result<Outcome, Vec<String>> {
-    let instance = scenario
-        .instance()
-        .map_err(|problems| problems.iter().map(|p| p.to_string()).collect::<Vec<_>>())?;
-    let policy =
-        policies::by_name(policy).ok_or_else(|| vec![format!("unknown policy '{policy}'")])?;
-    let solution = policy.solve(&instance).map_err(|e| vec![e.to_string()])?;
-    Ok(Outcome {
-        instance: Rc::new(instance),
-        solution: Rc::new(solution),
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::worker::{solve_request, SolveRequest};
 
-    #[test]
-    fn opens_on_oef_and_switches_policy() {
-        let state = Rc::new(AppState::default());
-        assert_eq!(state.policy, "oef-coop");
-        let oef = state.result.clone().expect("the default preset solves");
-        assert_eq!(oef.instance.tenants(), 6);
-        let state = state.reduce(Action::SelectPolicy("equal-share".into()));
-        let equal = state.result.clone().unwrap();
-        // Equal split of 4+4+4 GPUs over 6 tenants: 2/3 of each type each.
-        assert!((equal.solution.allocation.gpus[0][0] - 2.0 / 3.0).abs() < 1e-12);
-        assert!(oef.solution.objective >= equal.solution.objective);
+    fn answer(state: &AppState) -> Rc<Results> {
+        let scenario = state.solvable.clone().unwrap();
+        let request = SolveRequest::new(&scenario, state.policies_to_run(), state.want_sp);
+        let response = solve_request(&request).unwrap();
+        Rc::new(Results {
+            generation: state.generation,
+            scenario,
+            reports: response.reports,
+            sp_probed: state.want_sp,
+        })
     }
 
     #[test]
-    fn an_unknown_policy_is_an_error_not_a_panic() {
+    fn opens_on_oef_ready_to_solve() {
+        let state = AppState::default();
+        assert_eq!(state.policy, "oef-coop");
+        assert!(state.solving && state.problems.is_empty());
+        let results = answer(&state);
+        let state = Rc::new(state).reduce(Action::Solved(results));
+        assert!(!state.solving);
+        let report = state.results.as_ref().unwrap().reports[0].as_ref().unwrap();
+        assert!(report.properties.sharing_incentive.holds && report.properties.envy_freeness.holds);
+    }
+
+    #[test]
+    fn an_invalid_edit_keeps_the_last_results_and_locates_the_problem() {
+        let state = Rc::new(AppState::default());
+        let results = answer(&state);
+        let state = state.reduce(Action::Solved(results.clone()));
+        let generation = state.generation;
+        let state = state.reduce(Action::Edit(Cell::Throughput(0, 1), "-3".into()));
+        assert_eq!(state.generation, generation, "nothing new to solve");
+        assert_eq!(
+            state.problem_at(Cell::Throughput(0, 1)),
+            Some("must be finite and >= 0 (got -3)")
+        );
+        assert_eq!(state.results, Some(results));
+        assert_eq!(state.draft.text(Cell::Throughput(0, 1)), "-3");
+    }
+
+    #[test]
+    fn a_stale_answer_is_dropped() {
+        let state = Rc::new(AppState::default());
+        let old = answer(&state);
+        let state = state.reduce(Action::Edit(Cell::Throughput(0, 1), "3".into()));
+        let state = state.reduce(Action::Solved(old));
+        assert!(state.results.is_none() && state.solving);
+    }
+
+    #[test]
+    fn too_big_scenarios_are_refused_with_a_message() {
+        let big = presets::random_scenario(MAX_INTERACTIVE_TENANTS + 1, 2, 1, false);
+        let state = Rc::new(AppState::default()).reduce(Action::Load(big));
+        assert!(state.solvable.is_none() && !state.solving);
+        assert!(state
+            .too_big
+            .as_deref()
+            .unwrap()
+            .contains("too big to solve while typing"));
+        let state = state.reduce(Action::LoadPreset("textbook-2x2".into()));
+        assert!(state.too_big.is_none() && state.solving);
+    }
+
+    #[test]
+    fn an_unknown_policy_is_a_notice_not_a_panic() {
         let state = Rc::new(AppState::default()).reduce(Action::SelectPolicy("nope".into()));
-        assert_eq!(state.result, Err(vec!["unknown policy 'nope'".to_string()]));
+        assert_eq!(state.policy, "oef-coop");
+        assert_eq!(state.notice.as_deref(), Some("unknown policy 'nope'"));
+    }
+
+    #[test]
+    fn compare_mode_runs_every_policy() {
+        let state = Rc::new(AppState::default()).reduce(Action::SetMode(Mode::Compare));
+        assert_eq!(state.policies_to_run().len(), policies::all().len());
+        let results = answer(&state);
+        assert!(results.reports.iter().all(|r| r.is_ok()));
     }
 }

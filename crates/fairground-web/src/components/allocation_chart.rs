@@ -1,3 +1,4 @@
+use super::shorten;
 use crate::palette::type_colour;
 use crate::scale::{nice_ticks, tick_label, LinearScale};
 use fairground_core::{Allocation, Instance};
@@ -78,8 +79,7 @@ pub fn AllocationChart(props: &AllocationChartProps) -> Html {
     });
 
     html! {
-        <figure class="chart" data-testid="allocation-chart">
-            <svg viewBox={format!("0 0 {WIDTH} {height}")} role="img"
+            <svg viewBox={format!("0 0 {WIDTH} {height}")} role="img" data-testid="allocation-chart"
                  aria-label="GPUs held by each tenant, stacked by GPU type">
                 { for legend }
                 { for grid }
@@ -89,27 +89,5 @@ pub fn AllocationChart(props: &AllocationChartProps) -> Html {
                     { "GPUs held (time-averaged)" }
                 </text>
             </svg>
-        </figure>
-    }
-}
-
-/// Keeps long user-given names from overrunning the chart; the full name stays in the tooltip.
-fn shorten(name: &str, max_chars: usize) -> String {
-    if name.chars().count() <= max_chars {
-        name.to_string()
-    } else {
-        let head: String = name.chars().take(max_chars - 1).collect();
-        format!("{head}…")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shorten;
-
-    #[test]
-    fn shortens_by_characters_not_bytes() {
-        assert_eq!(shorten("ResNet", 10), "ResNet");
-        assert_eq!(shorten("ääääääääää-long", 5), "ääää…");
     }
 }

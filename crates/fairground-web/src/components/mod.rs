@@ -1,5 +1,39 @@
-//! Presentational components: they take data as props and draw it; no app state lives here.
+//! Presentational components: they take data as props and draw it; the editor and badges
+//! dispatch actions to the one reducer in `state.rs`.
 
 mod allocation_chart;
+mod badges;
+mod chart_frame;
+mod compare;
+mod editor;
+mod envy_heatmap;
+mod utility_chart;
 
 pub use allocation_chart::{AllocationChart, AllocationChartProps};
+pub use badges::Badges;
+pub use chart_frame::ChartFrame;
+pub use compare::{CompareTable, Scatter};
+pub use editor::Editor;
+pub use envy_heatmap::EnvyHeatmap;
+pub use utility_chart::UtilityChart;
+
+/// Keeps long user-given names from overrunning a chart; the full name stays in the tooltip.
+pub fn shorten(name: &str, max_chars: usize) -> String {
+    if name.chars().count() <= max_chars {
+        name.to_string()
+    } else {
+        let head: String = name.chars().take(max_chars.saturating_sub(1)).collect();
+        format!("{head}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shorten;
+
+    #[test]
+    fn shortens_by_characters_not_bytes() {
+        assert_eq!(shorten("ResNet", 10), "ResNet");
+        assert_eq!(shorten("ääääääääää-long", 5), "ääää…");
+    }
+}

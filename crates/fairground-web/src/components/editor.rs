@@ -1,0 +1,222 @@
+use crate::draft::Cell;
+use crate::state::{Action, AppState};
+use fairground_core::presets;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    pub state: UseReducerHandle<AppState>,
+}
+
+/// One text cell of the editor: marks itself invalid with the engine's message.
+#[derive(Properties, PartialEq)]
+struct CellInputProps {
+    cell: Cell,
+    label: AttrValue,
+    text: AttrValue,
+    problem: Option<AttrValue>,
+    on_edit: Callback<(Cell, String)>,
+    #[prop_or_default]
+    on_paste: Option<Callback<(Cell, String)>>,
+    #[prop_or_default]
+    numeric: bool,
+}
+
+#[component]
+fn CellInput(p: &CellInputProps) -> Html {
+    let cell = p.cell;
+    let oninput = {
+        let on_edit = p.on_edit.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            on_edit.emit((cell, input.value()));
+        })
+    };
+    let onpaste = p.on_paste.clone().map(|on_paste| {
+        Callback::from(move |e: Event| {
+            let e: web_sys::ClipboardEvent = e.unchecked_into();
+            let text = e
+                .clipboard_data()
+                .and_then(|d| d.get_data("text/plain").ok())
+                .unwrap_or_default();
+            // A block (several cells) fills the grid; a single value pastes as usual.
+            if text.trim_end().contains(['\t', '\n']) {
+                e.prevent_default();
+                on_paste.emit((cell, text));
+            }
+        })
+    });
+    let invalid = p.problem.is_some();
+    html! {
+        <input class={classes!("cell", p.numeric.then_some("numeric"), invalid.then_some("invalid"))}
+               type="text" inputmode={p.numeric.then_some("decimal")}
+               aria-label={p.label.clone()} aria-invalid={invalid.to_string()}
+               title={p.problem.clone()} data-path={cell.path()}
+               value={p.text.clone()} {oninput} onpaste={onpaste} />
+    }
+}
+
+/// The scenario editor: presets, GPU types, tenants and their throughput grid.
+#[component]
+pub fn Editor(props: &EditorProps) -> Html {
+    let state = &props.state;
+    let draft = &state.draft;
+    let dispatch = |make: fn(usize) -> Action, index: usize| {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(make(index)))
+    };
+    let on_edit = {
+        let state = state.clone();
+        Callback::from(move |(cell, text): (Cell, String)| state.dispatch(Action::Edit(cell, text)))
+    };
+    let on_paste = {
+        let state = state.clone();
+        Callback::from(move |(cell, text): (Cell, String)| {
+            if let Cell::Throughput(tenant, gpu) = cell {
+                state.dispatch(Action::Paste { tenant, gpu, text });
+            }
+        })
+    };
+    let problem = |cell: Cell| {
+        state
+            .problem_at(cell)
+            .map(|m| AttrValue::from(m.to_string()))
+    };
+    let cell = |cell: Cell, label: String, numeric: bool, paste: bool| {
+        html! {
+            <CellInput {cell} label={label} text={draft.text(cell).to_string()} problem={problem(cell)}
+                       on_edit={on_edit.clone()} on_paste={paste.then(|| on_paste.clone())} {numeric} />
+        }
+    };
+    let on_preset = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if !select.value().is_empty() {
+                state.dispatch(Action::LoadPreset(select.value()));
+            }
+        })
+    };
+    let on_normalization = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            state.dispatch(Action::SetNormalization(select.value()));
+        })
+    };
+    let add_type = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddType))
+    };
+    let add_tenant = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddTenant))
+    };
+    let type_name = |j: usize| {
+        draft
+            .types
+            .get(j)
+            .map(|t| t.name.clone())
+            .unwrap_or_default()
+    };
+    let tenant_name = |i: usize| {
+        draft
+            .tenants
+            .get(i)
+            .map(|t| t.name.clone())
+            .unwrap_or_default()
+    };
+    let normalization_options = ["slowest", "fastest", "raw"]
+        .into_iter()
+        .map(String::from)
+        .chain(draft.types.iter().map(|t| t.name.clone()))
+        .collect::<Vec<_>>();
+
+    html! {
+        <section class="editor" aria-label="Scenario editor">
+            <div class="editor-bar">
+                <label>{ "Preset " }
+                    <select onchange={on_preset} data-testid="preset-select">
+                        <option value="" selected=true>{ "load a preset…" }</option>
+                        { for presets::all().into_iter().map(|p| html! {
+                            <option value={p.id}>{ p.title }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ "Speedups relative to " }
+                    <select onchange={on_normalization} data-testid="normalization-select">
+                        { for normalization_options.iter().map(|n| html! {
+                            <option value={n.clone()} selected={*n == draft.normalization}>{ n }</option>
+                        }) }
+                    </select>
+                </label>
+            </div>
+
+            <h3>{ "GPU types" }</h3>
+            <table class="types" data-testid="types-table">
+                <thead><tr><th>{ "name" }</th><th>{ "GPUs" }</th><th></th></tr></thead>
+                <tbody>
+                { for (0..draft.types.len()).map(|j| html! {
+                    <tr>
+                        <td>{ cell(Cell::TypeName(j), format!("name of GPU type {}", j + 1), false, false) }</td>
+                        <td>{ cell(Cell::TypeCount(j), format!("GPUs of {}", type_name(j)), true, false) }</td>
+                        <td class="row-tools">
+                            <button type="button" aria-label={format!("move {} left", type_name(j))} onclick={{
+                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveType(j, -1)))
+                            }}>{ "←" }</button>
+                            <button type="button" aria-label={format!("move {} right", type_name(j))} onclick={{
+                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveType(j, 1)))
+                            }}>{ "→" }</button>
+                            <button type="button" aria-label={format!("remove {}", type_name(j))}
+                                    onclick={dispatch(Action::RemoveType, j)}>{ "✕" }</button>
+                        </td>
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            <button type="button" onclick={add_type} data-testid="add-type">{ "+ GPU type" }</button>
+
+            <h3>{ "Tenants and throughput per GPU" }</h3>
+            <p class="hint">{ "Paste a block copied from a spreadsheet into any throughput cell." }</p>
+            <div class="grid-scroll">
+            <table class="tenants" data-testid="tenants-table">
+                <thead><tr>
+                    <th>{ "tenant" }</th><th>{ "weight" }</th><th>{ "max GPUs" }</th>
+                    { for (0..draft.types.len()).map(|j| html! { <th>{ type_name(j) }</th> }) }
+                    <th></th>
+                </tr></thead>
+                <tbody>
+                { for (0..draft.tenants.len()).map(|i| html! {
+                    <tr>
+                        <td>{ cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, false) }</td>
+                        <td>{ cell(Cell::Weight(i), format!("weight of {}", tenant_name(i)), true, false) }</td>
+                        <td>{ cell(Cell::MaxGpus(i), format!("max GPUs of {}", tenant_name(i)), true, false) }</td>
+                        { for (0..draft.types.len()).map(|j| html! {
+                            <td>{ cell(Cell::Throughput(i, j), format!("throughput of {} on {}", tenant_name(i), type_name(j)), true, true) }</td>
+                        }) }
+                        <td class="row-tools">
+                            <button type="button" aria-label={format!("move {} up", tenant_name(i))} onclick={{
+                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveTenant(i, -1)))
+                            }}>{ "↑" }</button>
+                            <button type="button" aria-label={format!("move {} down", tenant_name(i))} onclick={{
+                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveTenant(i, 1)))
+                            }}>{ "↓" }</button>
+                            <button type="button" aria-label={format!("remove {}", tenant_name(i))}
+                                    onclick={dispatch(Action::RemoveTenant, i)}>{ "✕" }</button>
+                        </td>
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <button type="button" onclick={add_tenant} data-testid="add-tenant">{ "+ tenant" }</button>
+
+            if !state.problems.is_empty() {
+                <ul class="errors" role="alert" data-testid="problems">
+                    { for state.problems.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }
+                </ul>
+            }
+        </section>
+    }
+}

@@ -1,0 +1,64 @@
+use crate::palette::envy_colour;
+use fairground_core::EnvyMatrix;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EnvyHeatmapProps {
+    pub tenants: Vec<String>,
+    pub envy: EnvyMatrix,
+}
+
+/// Row i, column k: how much more tenant i values k's bundle than its own, per unit of weight.
+/// Vermillion cells are envy; blue ones are no envy; grey pairs are not constrained (caps).
+#[component]
+pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
+    let n = p.tenants.len();
+    let cell = (360.0 / n.max(1) as f64).clamp(8.0, 44.0);
+    let label = 150.0;
+    let size = label + cell * n as f64;
+    let max_abs = p
+        .envy
+        .envy
+        .iter()
+        .flatten()
+        .map(|v| v.abs())
+        .fold(0.0, f64::max);
+    html! {
+        <svg viewBox={format!("0 0 {} {}", size + 10.0, size + 10.0)} role="img" data-testid="envy-heatmap"
+             aria-label="Envy matrix: rows envy columns">
+            { for p.tenants.iter().enumerate().map(|(k, name)| html! {
+                <text class="heat-col" transform={format!("translate({}, {}) rotate(-45)", label + cell * (k as f64 + 0.5), label - 6.0)}>
+                    { super::shorten(name, 16) }
+                </text>
+            }) }
+            { for p.tenants.iter().enumerate().map(|(i, name)| html! {
+                <g>
+                    <text x={(label - 6.0).to_string()} y={(label + cell * (i as f64 + 0.65)).to_string()} text-anchor="end">
+                        { super::shorten(name, 16) }
+                    </text>
+                    { for (0..n).map(|k| {
+                        let value = p.envy.envy[i][k];
+                        let required = p.envy.required[i][k];
+                        let fill = if i == k || !required { "#bbbbbb".to_string() } else { envy_colour(value, max_abs) };
+                        let tip = if i == k {
+                            format!("{name} (own bundle)")
+                        } else if !required {
+                            format!("{name} vs {}: not constrained (its cap per weight is smaller)", p.tenants[k])
+                        } else if value > 0.0 {
+                            format!("{name} envies {}: values that bundle {value:.4} more per unit of weight", p.tenants[k])
+                        } else {
+                            format!("{name} does not envy {}: values its own {:.4} more per unit of weight", p.tenants[k], -value)
+                        };
+                        html! {
+                            <rect class={classes!("heat-cell", (required && i != k && value > 1e-6).then_some("envy"))}
+                                  x={(label + cell * k as f64).to_string()} y={(label + cell * i as f64).to_string()}
+                                  width={(cell - 1.0).to_string()} height={(cell - 1.0).to_string()} fill={fill}>
+                                <title>{ tip }</title>
+                            </rect>
+                        }
+                    }) }
+                </g>
+            }) }
+        </svg>
+    }
+}

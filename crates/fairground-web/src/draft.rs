@@ -1,0 +1,351 @@
+//! What the user is editing: the scenario as TEXT, cell by cell, so that nothing typed is lost
+//! (an invalid cell keeps its text, moves with its row and survives a reload), and the scenario
+//! parsed from it, with every problem located by the same paths the engine uses.
+
+use crate::paste::parse_number;
+use fairground_core::{GpuType, Normalization, Problem, Scenario, Tenant};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DraftType {
+    pub name: String,
+    pub count: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DraftTenant {
+    pub name: String,
+    pub weight: String,
+    /// Empty means no cap.
+    pub max_gpus: String,
+    pub throughput: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Draft {
+    pub types: Vec<DraftType>,
+    pub tenants: Vec<DraftTenant>,
+    pub normalization: String,
+}
+
+/// One editable cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    TypeName(usize),
+    TypeCount(usize),
+    TenantName(usize),
+    Weight(usize),
+    MaxGpus(usize),
+    Throughput(usize, usize),
+}
+
+impl Cell {
+    /// The engine's path for this cell, e.g. `tenants[2].throughput[1]`.
+    pub fn path(self) -> String {
+        match self {
+            Cell::TypeName(j) => format!("gpu_types[{j}].name"),
+            Cell::TypeCount(j) => format!("gpu_types[{j}].count"),
+            Cell::TenantName(i) => format!("tenants[{i}].name"),
+            Cell::Weight(i) => format!("tenants[{i}].weight"),
+            Cell::MaxGpus(i) => format!("tenants[{i}].max_gpus"),
+            Cell::Throughput(i, j) => format!("tenants[{i}].throughput[{j}]"),
+        }
+    }
+}
+
+fn number_text(x: f64) -> String {
+    format!("{x}")
+}
+
+impl Draft {
+    pub fn from_scenario(s: &Scenario) -> Draft {
+        Draft {
+            types: s
+                .gpu_types
+                .iter()
+                .map(|t| DraftType {
+                    name: t.name.clone(),
+                    count: t.count.to_string(),
+                })
+                .collect(),
+            tenants: s
+                .tenants
+                .iter()
+                .map(|t| DraftTenant {
+                    name: t.name.clone(),
+                    weight: number_text(t.weight),
+                    max_gpus: t.max_gpus.map(number_text).unwrap_or_default(),
+                    throughput: t.throughput.iter().map(|&x| number_text(x)).collect(),
+                })
+                .collect(),
+            normalization: String::from(s.normalization.clone()),
+        }
+    }
+
+    /// Parses every cell; a cell that is not a number is a located problem. A parsed scenario
+    /// may still be invalid: `Scenario::instance` says why.
+    pub fn to_scenario(&self) -> Result<Scenario, Vec<Problem>> {
+        let mut problems = Vec::new();
+        let mut number = |text: &str, cell: Cell, what: &str| -> f64 {
+            parse_number(text).unwrap_or_else(|| {
+                problems.push(Problem {
+                    path: cell.path(),
+                    message: format!("'{}' is not a number ({what})", text.trim()),
+                });
+                f64::NAN
+            })
+        };
+        let gpu_types = self
+            .types
+            .iter()
+            .enumerate()
+            .map(|(j, t)| {
+                let count = number(&t.count, Cell::TypeCount(j), "a whole number of GPUs");
+                GpuType {
+                    name: t.name.trim().to_string(),
+                    count: if count.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&count) {
+                        count as u32
+                    } else {
+                        0
+                    },
+                }
+            })
+            .collect::<Vec<_>>();
+        let tenants = self
+            .tenants
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Tenant {
+                name: t.name.trim().to_string(),
+                weight: if t.weight.trim().is_empty() {
+                    1.0
+                } else {
+                    number(&t.weight, Cell::Weight(i), "a weight > 0")
+                },
+                max_gpus: (!t.max_gpus.trim().is_empty()).then(|| {
+                    number(
+                        &t.max_gpus,
+                        Cell::MaxGpus(i),
+                        "a GPU cap, or empty for none",
+                    )
+                }),
+                throughput: t
+                    .throughput
+                    .iter()
+                    .enumerate()
+                    .map(|(j, x)| number(x, Cell::Throughput(i, j), "throughput per GPU"))
+                    .collect(),
+            })
+            .collect();
+        // Whole-number counts: checked here because the engine's count is an integer.
+        for (j, t) in self.types.iter().enumerate() {
+            if let Some(c) = parse_number(&t.count) {
+                if !(c.fract() == 0.0 && c >= 0.0 && c <= u32::MAX as f64) {
+                    problems.push(Problem {
+                        path: Cell::TypeCount(j).path(),
+                        message: format!("must be a whole number >= 0 (got {c})"),
+                    });
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(Scenario {
+                version: fairground_core::scenario::SCHEMA_VERSION,
+                gpu_types,
+                tenants,
+                normalization: Normalization::from(self.normalization.clone()),
+            })
+        } else {
+            Err(problems)
+        }
+    }
+
+    pub fn text(&self, cell: Cell) -> &str {
+        let empty = "";
+        match cell {
+            Cell::TypeName(j) => self.types.get(j).map_or(empty, |t| &t.name),
+            Cell::TypeCount(j) => self.types.get(j).map_or(empty, |t| &t.count),
+            Cell::TenantName(i) => self.tenants.get(i).map_or(empty, |t| &t.name),
+            Cell::Weight(i) => self.tenants.get(i).map_or(empty, |t| &t.weight),
+            Cell::MaxGpus(i) => self.tenants.get(i).map_or(empty, |t| &t.max_gpus),
+            Cell::Throughput(i, j) => self
+                .tenants
+                .get(i)
+                .and_then(|t| t.throughput.get(j))
+                .map_or(empty, |s| s),
+        }
+    }
+
+    /// Sets one cell's text; a cell outside the table is ignored.
+    pub fn set(&mut self, cell: Cell, text: &str) {
+        let slot = match cell {
+            Cell::TypeName(j) => self.types.get_mut(j).map(|t| &mut t.name),
+            Cell::TypeCount(j) => self.types.get_mut(j).map(|t| &mut t.count),
+            Cell::TenantName(i) => self.tenants.get_mut(i).map(|t| &mut t.name),
+            Cell::Weight(i) => self.tenants.get_mut(i).map(|t| &mut t.weight),
+            Cell::MaxGpus(i) => self.tenants.get_mut(i).map(|t| &mut t.max_gpus),
+            Cell::Throughput(i, j) => self
+                .tenants
+                .get_mut(i)
+                .and_then(|t| t.throughput.get_mut(j)),
+        };
+        if let Some(slot) = slot {
+            *slot = text.to_string();
+        }
+    }
+
+    fn fresh_name(taken: impl Fn(&str) -> bool, stem: &str) -> String {
+        (1..)
+            .map(|k| format!("{stem}{k}"))
+            .find(|name| !taken(name))
+            .unwrap_or_else(|| stem.to_string())
+    }
+
+    pub fn add_type(&mut self) {
+        let name = Self::fresh_name(|n| self.types.iter().any(|t| t.name == n), "gpu");
+        self.types.push(DraftType {
+            name,
+            count: "1".into(),
+        });
+        for t in &mut self.tenants {
+            t.throughput.push("1".into());
+        }
+    }
+
+    pub fn remove_type(&mut self, j: usize) {
+        if j < self.types.len() {
+            self.types.remove(j);
+            for t in &mut self.tenants {
+                if j < t.throughput.len() {
+                    t.throughput.remove(j);
+                }
+            }
+        }
+    }
+
+    /// Moves type j one place left (`-1`) or right (`+1`), with its column of throughputs.
+    pub fn move_type(&mut self, j: usize, by: isize) {
+        let Some(k) = j.checked_add_signed(by).filter(|&k| k < self.types.len()) else {
+            return;
+        };
+        if j < self.types.len() {
+            self.types.swap(j, k);
+            for t in &mut self.tenants {
+                if j < t.throughput.len() && k < t.throughput.len() {
+                    t.throughput.swap(j, k);
+                }
+            }
+        }
+    }
+
+    pub fn add_tenant(&mut self) {
+        let name = Self::fresh_name(|n| self.tenants.iter().any(|t| t.name == n), "tenant");
+        self.tenants.push(DraftTenant {
+            name,
+            weight: "1".into(),
+            max_gpus: String::new(),
+            throughput: vec!["1".into(); self.types.len()],
+        });
+    }
+
+    pub fn remove_tenant(&mut self, i: usize) {
+        if i < self.tenants.len() {
+            self.tenants.remove(i);
+        }
+    }
+
+    pub fn move_tenant(&mut self, i: usize, by: isize) {
+        if let Some(k) = i.checked_add_signed(by).filter(|&k| k < self.tenants.len()) {
+            if i < self.tenants.len() {
+                self.tenants.swap(i, k);
+            }
+        }
+    }
+
+    /// Pastes a block of cells into the throughput grid with its top-left at (tenant, type),
+    /// adding tenants and GPU types where the block reaches past the table.
+    pub fn paste(&mut self, tenant: usize, gpu: usize, block: &[Vec<String>]) {
+        for (r, row) in block.iter().enumerate() {
+            for (c, text) in row.iter().enumerate() {
+                while self.tenants.len() <= tenant + r {
+                    self.add_tenant();
+                }
+                while self.types.len() <= gpu + c {
+                    self.add_type();
+                }
+                self.set(Cell::Throughput(tenant + r, gpu + c), text);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairground_core::presets;
+
+    #[test]
+    fn round_trips_the_default_scenario() {
+        let s = presets::default_scenario();
+        assert_eq!(Draft::from_scenario(&s).to_scenario().unwrap(), s);
+    }
+
+    #[test]
+    fn text_that_is_not_a_number_is_kept_and_located() {
+        let mut d = Draft::from_scenario(&presets::default_scenario());
+        d.set(Cell::Throughput(1, 2), "fast");
+        d.set(Cell::TypeCount(0), "2.5");
+        assert_eq!(d.text(Cell::Throughput(1, 2)), "fast");
+        let problems = d.to_scenario().unwrap_err();
+        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(paths, ["tenants[1].throughput[2]", "gpu_types[0].count"]);
+        assert!(problems[0].message.contains("'fast' is not a number"));
+    }
+
+    #[test]
+    fn invalid_text_moves_with_its_row() {
+        let mut d = Draft::from_scenario(&presets::default_scenario());
+        d.set(Cell::Throughput(0, 0), "oops");
+        d.move_tenant(0, 1);
+        assert_eq!(d.text(Cell::Throughput(1, 0)), "oops");
+        d.move_type(0, 1);
+        assert_eq!(d.text(Cell::Throughput(1, 1)), "oops");
+        d.move_type(0, -1); // off the edge: nothing happens
+        assert_eq!(d.text(Cell::Throughput(1, 1)), "oops");
+    }
+
+    #[test]
+    fn empty_weight_and_cap_mean_defaults() {
+        let mut d = Draft::from_scenario(&presets::default_scenario());
+        d.set(Cell::Weight(0), " ");
+        d.set(Cell::MaxGpus(0), "");
+        let s = d.to_scenario().unwrap();
+        assert_eq!(s.tenants[0].weight, 1.0);
+        assert_eq!(s.tenants[0].max_gpus, None);
+    }
+
+    #[test]
+    fn adding_and_removing_keeps_the_grid_rectangular() {
+        let mut d = Draft::from_scenario(&presets::default_scenario());
+        d.add_type();
+        d.add_tenant();
+        assert_eq!(d.types[3].name, "gpu1");
+        assert!(d.tenants.iter().all(|t| t.throughput.len() == 4));
+        d.remove_type(1);
+        assert!(d.tenants.iter().all(|t| t.throughput.len() == 3));
+        assert!(d.to_scenario().unwrap().instance().is_ok());
+    }
+
+    #[test]
+    fn pasting_a_block_fills_and_extends_the_grid() {
+        let mut d = Draft::from_scenario(&presets::default_scenario());
+        let block = crate::paste::parse_block("1\t2\t3\t4\n5\t6\t7\t8\n9\t10\t11\t12");
+        d.paste(5, 0, &block);
+        assert_eq!(d.tenants.len(), 8); // rows 5, 6, 7
+        assert_eq!(d.types.len(), 4); // columns 0..=3
+        assert_eq!(d.text(Cell::Throughput(7, 3)), "12");
+        let s = d.to_scenario().unwrap();
+        assert_eq!(s.tenants[6].throughput, vec![5.0, 6.0, 7.0, 8.0]);
+        assert!(s.instance().is_ok());
+    }
+}

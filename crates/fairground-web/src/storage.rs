@@ -1,0 +1,101 @@
+//! Where work is kept between visits: the draft (as typed) in localStorage, the scenario in the
+//! URL fragment. On start, a shared link wins over the saved draft unless the draft was saved
+//! for that very link (then the draft keeps any half-typed cells).
+
+use crate::codec;
+use crate::draft::Draft;
+use fairground_core::{presets, Scenario};
+use serde::{Deserialize, Serialize};
+
+const KEY: &str = "fairground.draft.v1";
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    draft: Draft,
+    /// The fragment the page showed when this draft was saved.
+    fragment: String,
+    policy: String,
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+pub fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// `?embed` shows the results only, for iframes in documentation pages.
+pub fn embed_mode() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .is_some_and(|s| {
+            s.trim_start_matches('?')
+                .split('&')
+                .any(|p| p == "embed" || p.starts_with("embed="))
+        })
+}
+
+/// What the page opens on: (draft, policy, notice for the user).
+pub fn initial() -> (Draft, String, Option<String>) {
+    let hash = location_hash();
+    let saved: Option<Saved> = storage()
+        .and_then(|s| s.get_item(KEY).ok().flatten())
+        .filter(|text| text.len() <= codec::MAX_JSON)
+        .and_then(|text| serde_json::from_str(&text).ok());
+    let policy = saved
+        .as_ref()
+        .map_or("oef-coop".to_string(), |s| s.policy.clone());
+    match codec::from_fragment(&hash) {
+        Ok(Some(scenario)) => match saved {
+            Some(s) if s.fragment == hash.trim_start_matches('#') => (s.draft, policy, None),
+            _ => (Draft::from_scenario(&scenario), policy, None),
+        },
+        Ok(None) => match saved {
+            Some(s) => (s.draft, policy, None),
+            None => (
+                Draft::from_scenario(&presets::default_scenario()),
+                policy,
+                None,
+            ),
+        },
+        Err(why) => {
+            let notice = Some(format!(
+                "The link's scenario could not be opened: {why}. Showing your last work instead."
+            ));
+            match saved {
+                Some(s) => (s.draft, policy, notice),
+                None => (
+                    Draft::from_scenario(&presets::default_scenario()),
+                    policy,
+                    notice,
+                ),
+            }
+        }
+    }
+}
+
+/// Saves the draft; when `scenario` is given (the draft is valid), the URL fragment is updated
+/// to it first, without adding a history entry.
+pub fn save(draft: &Draft, scenario: Option<&Scenario>, policy: &str) {
+    if let (Some(scenario), Some(window)) = (scenario, web_sys::window()) {
+        let fragment = codec::to_fragment(scenario);
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(
+                &wasm_bindgen::JsValue::NULL,
+                "",
+                Some(&format!("#{fragment}")),
+            );
+        }
+    }
+    let saved = Saved {
+        draft: draft.clone(),
+        fragment: location_hash().trim_start_matches('#').to_string(),
+        policy: policy.to_string(),
+    };
+    if let (Some(store), Ok(text)) = (storage(), serde_json::to_string(&saved)) {
+        let _ = store.set_item(KEY, &text);
+    }
+}

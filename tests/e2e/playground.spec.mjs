@@ -1,0 +1,171 @@
+import { test, expect } from './fixtures.mjs';
+
+const cell = (page, label) => page.getByLabel(label, { exact: true });
+const efficiency = (page) => page.getByTestId('efficiency');
+const settled = async (page) => {
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await expect(page.getByTestId('solving')).toHaveText('');
+};
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('./');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('./');
+  await settled(page);
+});
+
+test('editing a cell re-solves and the chart changes', async ({ page }) => {
+  const before = await efficiency(page).textContent();
+  const tooltipsBefore = await page.locator('[data-testid=allocation-chart] rect.segment title').allTextContents();
+  await cell(page, 'throughput of A3C on v100').fill('40');
+  await expect(efficiency(page)).not.toHaveText(before);
+  await settled(page);
+  const tooltipsAfter = await page.locator('[data-testid=allocation-chart] rect.segment title').allTextContents();
+  expect(tooltipsAfter).not.toEqual(tooltipsBefore);
+});
+
+test('pasting a 3x4 block fills and extends the grid', async ({ page }) => {
+  const target = cell(page, 'throughput of CycleGAN on k80');
+  await target.focus();
+  await target.evaluate((el) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', '1\t2\t3\t4\n5\t6\t7\t8\n9\t10\t11\t12\n');
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  // CycleGAN's row takes the first line; two new tenants and a fourth GPU type appear.
+  await expect(page.locator('[data-testid=tenants-table] tbody tr')).toHaveCount(8);
+  await expect(page.locator('[data-testid=types-table] tbody tr')).toHaveCount(4);
+  await expect(cell(page, 'throughput of CycleGAN on gpu1')).toHaveValue('4');
+  await expect(cell(page, 'throughput of tenant2 on p100')).toHaveValue('10');
+  await settled(page);
+  await expect(page.locator('[data-testid=allocation-chart] g.bar')).toHaveCount(8);
+});
+
+test('a share link reproduces exactly the same numbers', async ({ page, browser }) => {
+  await cell(page, 'GPUs of v100').fill('7');
+  await cell(page, 'weight of LM (batch size 20)').fill('2.5');
+  await settled(page);
+  await expect(page).toHaveURL(/#s=/);
+  const url = page.url();
+  const shown = await efficiency(page).textContent();
+  const bars = await page.locator('[data-testid=allocation-chart] rect.segment title').allTextContents();
+
+  const fresh = await browser.newContext(); // no storage: the link alone must carry everything
+  const other = await fresh.newPage();
+  await other.goto(url);
+  await expect(other.getByTestId('allocation-chart')).toBeVisible();
+  await expect(other.getByTestId('efficiency')).toHaveText(shown);
+  expect(await other.locator('[data-testid=allocation-chart] rect.segment title').allTextContents()).toEqual(bars);
+  await expect(other.getByLabel('GPUs of v100', { exact: true })).toHaveValue('7');
+  await fresh.close();
+});
+
+test('reload keeps edits, even a half-typed invalid cell', async ({ page }) => {
+  await cell(page, 'throughput of A3C on k80').fill('12');
+  await settled(page);
+  await cell(page, 'throughput of LM (batch size 20) on p100').fill('5x');
+  await page.reload();
+  await expect(cell(page, 'throughput of A3C on k80')).toHaveValue('12');
+  await expect(cell(page, 'throughput of LM (batch size 20) on p100')).toHaveValue('5x');
+  await expect(cell(page, 'throughput of LM (batch size 20) on p100')).toHaveClass(/invalid/);
+});
+
+test('an invalid cell shows the engine message and keeps the last chart', async ({ page }) => {
+  const before = await efficiency(page).textContent();
+  const input = cell(page, 'throughput of A3C on p100');
+  await input.fill('-1');
+  await expect(input).toHaveClass(/invalid/);
+  await expect(input).toHaveAttribute('title', 'must be finite and >= 0 (got -1)');
+  await expect(page.getByTestId('problems')).toContainText('tenants[2].throughput[1]: must be finite and >= 0 (got -1)');
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await expect(efficiency(page)).toHaveText(before);
+});
+
+test('?embed shows only the results of the linked scenario', async ({ page }) => {
+  await page.getByTestId('preset-select').selectOption('textbook-2x2');
+  await settled(page);
+  const hash = new URL(page.url()).hash;
+  await page.goto(`./?embed${hash}`);
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await expect(page.locator('[data-testid=allocation-chart] g.bar')).toHaveCount(2);
+  await expect(page.getByTestId('tenants-table')).toHaveCount(0);
+  await expect(page.getByTestId('badges')).toBeVisible();
+});
+
+test('keyboard-only editing', async ({ page }) => {
+  const target = 'throughput of ResNet-50 (batch size 64) on k80';
+  for (let i = 0; i < 80; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((t) => document.activeElement?.getAttribute('aria-label') === t, target)) break;
+  }
+  await expect(cell(page, target)).toBeFocused();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('3');
+  await expect(cell(page, target)).toHaveValue('3');
+  // Shift+Tab back to the row's max-GPUs cell and cap ResNet at one GPU.
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.type('1');
+  await settled(page);
+  const held = await page.locator('[data-testid=allocation-chart] g.bar').first().locator('rect.segment title').allTextContents();
+  const total = held.map((t) => Number(t.match(/: ([0-9.]+) GPUs/)[1])).reduce((a, b) => a + b, 0);
+  expect(total).toBeLessThanOrEqual(1.0001);
+});
+
+test('names with markup render as text', async ({ page }) => {
+  const evil = '<img src=x onerror=window.pwned=1>';
+  await cell(page, 'name of tenant 1').fill(evil);
+  await settled(page);
+  await expect(page.locator('[data-testid=allocation-chart] g.bar').first()).toHaveAttribute('data-tenant', evil);
+  expect(await page.locator('img').count()).toBe(0);
+  expect(await page.evaluate(() => window.pwned)).toBeUndefined();
+});
+
+test('an oversized or damaged link is refused with a message', async ({ page }) => {
+  await page.goto(`./#s=${'A'.repeat(70_000)}`);
+  await page.reload(); // a fragment-only navigation does not reload the page
+  await expect(page.getByTestId('notice')).toContainText('over the 64 KB limit');
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await page.goto('./#s=!!!');
+  await page.reload();
+  await expect(page.getByTestId('notice')).toContainText('damaged');
+});
+
+test('compare mode shows every policy', async ({ page }) => {
+  await page.getByTestId('mode-compare').click();
+  await expect(page.locator('[data-testid=compare-table] tbody tr')).toHaveCount(9);
+  await expect(page.locator('[data-testid=compare-si] g.point')).toHaveCount(9);
+  // OEF-coop is the most efficient of the SI + EF policies.
+  const oef = Number(await page.locator('[data-testid=compare-table] tr[data-policy=oef-coop] td.efficiency').textContent());
+  const equal = Number(await page.locator('[data-testid=compare-table] tr[data-policy=equal-share] td.efficiency').textContent());
+  expect(oef).toBeGreaterThan(equal);
+  await page.screenshot({ path: 'tests/output/compare-mode.png', fullPage: true });
+});
+
+test('a failed property badge opens on its witness', async ({ page }) => {
+  await page.getByTestId('policy-select').selectOption('gavel-max-sum');
+  await settled(page);
+  // Max-sum hands the cluster to the fastest tenants: SI and EF fail, and their witnesses show.
+  await expect(page.getByTestId('badge-SI')).toHaveJSProperty('open', true);
+  await expect(page.getByTestId('badge-SI').locator('.witness')).toBeVisible();
+  await expect(page.getByTestId('badge-SI')).toContainText('of its equal-split utility');
+  await expect(page.getByTestId('badge-EF').locator('.witness')).toContainText('envies');
+  // A passing badge stays closed.
+  await expect(page.getByTestId('badge-PE')).toHaveJSProperty('open', false);
+});
+
+test('the JavaScript API returns what the CLI prints', async ({ page }) => {
+  const report = await page.evaluate(() => {
+    const scenario = {
+      gpu_types: [{ name: 'slow', count: 1 }, { name: 'fast', count: 1 }],
+      tenants: [{ name: 'A', throughput: [1, 2] }, { name: 'B', throughput: [1, 1] }],
+    };
+    return JSON.parse(window.wasmBindings.solve(JSON.stringify(scenario), 'oef-coop'));
+  });
+  expect(report.policy).toBe('oef-coop');
+  expect(report.efficiency).toBeCloseTo(3, 9); // hand-solved: fast GPU to A, slow to B
+  expect(report.allocation).toEqual([[0, 1], [1, 0]]);
+  const error = await page.evaluate(() => {
+    try { window.wasmBindings.solve('{"gpu_types": []}', 'oef-coop'); return null; } catch (e) { return e.message; }
+  });
+  expect(error).toContain('tenants');
+});
