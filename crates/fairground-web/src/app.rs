@@ -9,12 +9,76 @@ use fairground_core::report::PolicyReport;
 use gloo::timers::callback::Timeout;
 use std::rc::Rc;
 use yew::prelude::*;
+use yew::UseReducerDispatcher;
 use yew_agent::oneshot::{use_oneshot_runner, OneshotProvider};
 
-/// Edits closer together than this are solved once.
-const DEBOUNCE_MS: u32 = 120;
 /// A solve that has not answered by then is reported (the worker may have crashed).
 const WATCHDOG_MS: u32 = 30_000;
+/// Scenarios up to this many tenants x types are solved on the main thread when the page opens
+/// (a few milliseconds), so the first chart does not wait for the worker to start.
+const FIRST_SOLVE_INLINE_CELLS: usize = 64;
+
+/// One solve to run: a generation's scenario, with or without the strategy-proofness probe.
+#[derive(Clone)]
+struct Job {
+    generation: u64,
+    scenario: fairground_core::Scenario,
+    policies: Vec<String>,
+    sp_probe: bool,
+    /// Probe in a second pass once the plain results are on screen.
+    probe_after: bool,
+}
+
+/// Coalesces solves: at most one request is in the worker; while it runs, only the newest
+/// wanted job is kept, so fast typing never queues up stale solves.
+#[derive(Default)]
+struct SolveQueue {
+    busy: bool,
+    wanted: Option<Job>,
+}
+
+fn pump(
+    queue: Rc<std::cell::RefCell<SolveQueue>>,
+    runner: yew_agent::oneshot::UseOneshotRunnerHandle<SolveTask>,
+    dispatch: UseReducerDispatcher<AppState>,
+) {
+    let job = {
+        let mut q = queue.borrow_mut();
+        if q.busy {
+            return;
+        }
+        let Some(job) = q.wanted.take() else { return };
+        q.busy = true;
+        job
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let request = SolveRequest::new(&job.scenario, job.policies.clone(), job.sp_probe);
+        match runner.run(request).await {
+            Ok(response) => dispatch.dispatch(Action::Solved(Rc::new(Results {
+                generation: job.generation,
+                scenario: job.scenario.clone(),
+                reports: response.reports,
+                sp_probed: job.sp_probe,
+            }))),
+            Err(message) => dispatch.dispatch(Action::SolveFailed {
+                generation: job.generation,
+                message,
+            }),
+        }
+        {
+            let mut q = queue.borrow_mut();
+            q.busy = false;
+            if job.probe_after && q.wanted.is_none() {
+                q.wanted = Some(Job {
+                    sp_probe: true,
+                    probe_after: false,
+                    ..job
+                });
+            }
+        }
+        pump(queue, runner, dispatch);
+    });
+}
 
 /// The root: provides the solver worker to the playground.
 #[component]
@@ -35,37 +99,35 @@ fn Playground() -> Html {
         if state.notice.is_none() {
             state.notice = notice;
         }
+        state.solve_inline_if_small(FIRST_SOLVE_INLINE_CELLS);
         state
     });
     let embed = *use_memo((), |_| storage::embed_mode());
     let runner = use_oneshot_runner::<SolveTask>();
 
-    // Solve each new generation in the worker, debounced; the reducer drops stale answers.
+    // Solve each new generation in the worker (coalesced); the reducer drops stale answers.
+    let queue = use_mut_ref(SolveQueue::default);
     {
         let state = state.clone();
         use_effect_with(state.generation, move |&generation| {
-            let job = state.solvable.clone().map(|scenario| {
-                let request = SolveRequest::new(&scenario, state.policies_to_run(), state.want_sp);
-                let state = state.clone();
-                Timeout::new(DEBOUNCE_MS, move || {
-                    let sp_probed = request.sp_probe;
-                    wasm_bindgen_futures::spawn_local(async move {
-                        match runner.run(request).await {
-                            Ok(response) => state.dispatch(Action::Solved(Rc::new(Results {
-                                generation,
-                                scenario,
-                                reports: response.reports,
-                                sp_probed,
-                            }))),
-                            Err(message) => state.dispatch(Action::SolveFailed {
-                                generation,
-                                message,
-                            }),
-                        }
-                    });
-                })
+            let Some(scenario) = state.solvable.clone() else {
+                return;
+            };
+            let inline_done = state
+                .results
+                .as_ref()
+                .is_some_and(|r| r.generation == generation);
+            // Nothing left to do when the page already solved it inline and wants no probe.
+            let job = (!inline_done || state.want_sp).then(|| Job {
+                generation,
+                scenario,
+                policies: state.policies_to_run(),
+                // Already solved inline: go straight to the probe.
+                sp_probe: inline_done,
+                probe_after: !inline_done && state.want_sp,
             });
-            move || drop(job)
+            queue.borrow_mut().wanted = job;
+            pump(queue, runner, state.dispatcher());
         });
     }
     // Watchdog: say so if the worker never answers; the draft stays as it is.
@@ -282,7 +344,7 @@ fn ResultsView(p: &ResultsViewProps) -> Html {
     };
     let status = html! {
         <p class={classes!("solving", state.solving.then_some("shown"))} data-testid="solving" aria-live="polite">
-            { if state.solving { "Solving…" } else { "" } }
+            { if state.probe_pending() { "Probing strategy-proofness…" } else if state.solving { "Solving…" } else { "" } }
         </p>
     };
     let failures: Vec<&String> = results
@@ -318,7 +380,7 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
             <p class="summary" data-testid="efficiency">
                 { format!("{} — efficiency (sum of speedup-normalised utilities): {:.4}", r.policy, r.efficiency) }
             </p>
-            <Badges report={r.clone()} sp_probed={results.sp_probed} state={state.clone()} />
+            <Badges report={r.clone()} sp_pending={state.probe_pending()} state={state.clone()} />
             <ChartFrame title="GPUs held per tenant, by type" file={format!("allocation-{}", r.policy)} export=true>
                 <AllocationChart instance={instance} allocation={Rc::new(r.allocation.clone())} />
             </ChartFrame>

@@ -155,6 +155,37 @@ impl AppState {
         self.solving = self.solvable.is_some();
     }
 
+    /// Solves the current scenario right here, without the SP probe, when it has at most
+    /// `max_cells` tenants x types: used once when the page opens, so the first chart does not
+    /// wait for the worker. A failure is left for the worker to report.
+    pub fn solve_inline_if_small(&mut self, max_cells: usize) {
+        let Some(scenario) = self.solvable.clone() else {
+            return;
+        };
+        if scenario.tenants.len() * scenario.gpu_types.len() > max_cells {
+            return;
+        }
+        let request = crate::worker::SolveRequest::new(&scenario, self.policies_to_run(), false);
+        if let Ok(response) = crate::worker::solve_request(&request) {
+            self.results = Some(Rc::new(Results {
+                generation: self.generation,
+                scenario,
+                reports: response.reports,
+                sp_probed: false,
+            }));
+            self.solving = self.want_sp;
+        }
+    }
+
+    /// Whether the probe is wanted but its answer has not arrived yet.
+    pub fn probe_pending(&self) -> bool {
+        self.want_sp
+            && self
+                .results
+                .as_ref()
+                .is_some_and(|r| !r.sp_probed && r.generation == self.generation)
+    }
+
     /// The message for a cell, if it has a problem.
     pub fn problem_at(&self, cell: Cell) -> Option<&str> {
         let path = cell.path();
@@ -222,8 +253,9 @@ impl Reducible for AppState {
                 if results.generation != self.generation {
                     return self; // stale: the draft changed since this solve started
                 }
+                // Plain results first; the probe's answer for the same generation follows.
+                next.solving = self.want_sp && !results.sp_probed;
                 next.results = Some(results);
-                next.solving = false;
                 return Rc::new(next);
             }
             Action::SolveFailed {
@@ -273,6 +305,26 @@ mod tests {
         assert!(!state.solving);
         let report = state.results.as_ref().unwrap().reports[0].as_ref().unwrap();
         assert!(report.properties.sharing_incentive.holds && report.properties.envy_freeness.holds);
+    }
+
+    #[test]
+    fn the_opening_scenario_is_solved_inline_then_probed() {
+        let mut state = AppState::default();
+        state.solve_inline_if_small(64);
+        let plain = state.results.clone().expect("solved inline");
+        assert!(!plain.sp_probed && state.want_sp && state.probe_pending() && state.solving);
+        let probed = answer(&state); // want_sp: the second pass runs the probe
+        let state = Rc::new(state).reduce(Action::Solved(probed));
+        assert!(!state.probe_pending() && !state.solving);
+        let report = state.results.as_ref().unwrap().reports[0].as_ref().unwrap();
+        assert!(report.properties.strategy_proofness_probe.is_some());
+        // Too big to solve inline: left to the worker.
+        let mut big = AppState::new(
+            Draft::from_scenario(&presets::large_random().scenario),
+            "oef-coop",
+        );
+        big.solve_inline_if_small(64);
+        assert!(big.results.is_none());
     }
 
     #[test]

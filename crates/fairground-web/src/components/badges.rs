@@ -5,8 +5,8 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct BadgesProps {
     pub report: PolicyReport,
-    /// Whether the strategy-proofness probe ran for this report.
-    pub sp_probed: bool,
+    /// The probe's answer is on its way.
+    pub sp_pending: bool,
     pub state: UseReducerHandle<AppState>,
 }
 
@@ -59,7 +59,7 @@ pub fn Badges(p: &BadgesProps) -> Html {
         }
         None => html! { <p>{ "The allocation over-uses capacity." }</p> },
     };
-    let (sp_holds, sp_witness) = match (&props.strategy_proofness_probe, p.sp_probed) {
+    let (sp_holds, sp_witness) = match (&props.strategy_proofness_probe, p.sp_pending) {
         (Some(probe), _) => match &probe.best {
             Some(lie) => (
                 Some(false),
@@ -76,7 +76,11 @@ pub fn Badges(p: &BadgesProps) -> Html {
                 html! { <p>{ format!("No profitable lie among {} misreports tried (not a proof).", probe.misreports_tried) }</p> },
             ),
         },
-        (None, _) => {
+        (None, true) => (
+            None,
+            html! { <p>{ "Probing: re-solving with misreported throughputs…" }</p> },
+        ),
+        (None, false) => {
             let state = p.state.clone();
             (
                 None,
