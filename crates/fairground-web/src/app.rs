@@ -387,7 +387,7 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
             <ChartFrame title="Utility against the sharing-incentive line" file={format!("utility-{}", r.policy)} export=true>
                 <UtilityChart tenants={r.tenants.clone()} utility={r.utility.clone()} si_target={r.metrics.si_target.clone()} />
             </ChartFrame>
-            <ChartFrame title="Envy: row envies column (per unit of weight)" file={format!("envy-{}", r.policy)} export=true>
+            <ChartFrame title="Envy per unit of weight: row envies column (vermillion envy, blue none, grey not constrained)" file={format!("envy-{}", r.policy)} export=true>
                 <EnvyHeatmap tenants={r.tenants.clone()} envy={r.metrics.envy.clone()} />
             </ChartFrame>
         </>
