@@ -4,7 +4,7 @@
 
 use crate::lp::Lp;
 use crate::metrics::Metrics;
-use crate::policies::{scale_factor, Policy};
+use crate::policies::{scale_factor, AllocationLp, Policy};
 use crate::{Allocation, Instance, Scenario};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -99,42 +99,21 @@ pub fn check_with(inst: &Instance, alloc: &Allocation, metrics: &Metrics) -> Pro
 ///
 /// g is Pareto efficient iff the optimum is 0 (within tolerance); otherwise h dominates it.
 fn pareto(inst: &Instance, alloc: &Allocation, efficiency: f64) -> PeCheck {
-    let mut lp = Lp::maximize();
-    let h: Vec<Vec<_>> = (0..inst.tenants())
-        .map(|i| {
-            (0..inst.types())
-                .map(|j| lp.var(inst.speedup[i][j]))
-                .collect()
-        })
-        .collect();
-    for j in 0..inst.types() {
-        lp.le(h.iter().map(|row| (row[j], 1.0)), inst.count[j]);
-    }
-    for (i, row) in h.iter().enumerate() {
-        if let Some(cap) = inst.cap[i] {
-            lp.le(row.iter().map(|&v| (v, 1.0)), cap);
-        }
+    let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
+    for i in 0..inst.tenants() {
         let floor = inst.utility(i, &alloc.gpus[i]);
         // A hair below u_i(g_i), so g itself stays feasible despite its own round-off.
-        lp.ge(
-            row.iter().zip(&inst.speedup[i]).map(|(&v, &s)| (v, s)),
-            floor - 1e-9 * floor.abs().max(1.0),
-        );
+        let own = m.utility(inst, i, i, 1.0);
+        m.lp.ge(own, floor - 1e-9 * floor.abs().max(1.0));
     }
-    match lp.solve() {
+    match m.lp.solve() {
         Ok(sol) => {
             let gain = sol.objective() - efficiency;
             let holds = gain <= TOLERANCE * efficiency.abs().max(1.0);
-            let dominating = (!holds).then(|| Allocation {
-                gpus: h
-                    .iter()
-                    .map(|row| row.iter().map(|&v| sol.value(v).max(0.0)).collect())
-                    .collect(),
-            });
             PeCheck {
                 holds,
                 gain,
-                dominating,
+                dominating: (!holds).then(|| m.read(&sol)),
             }
         }
         // g over-uses capacity (an infeasible allocation): nothing can be said to dominate it.

@@ -14,6 +14,7 @@ mod oef_coop;
 mod oef_noncoop;
 
 pub use base::scale_factor;
+pub(crate) use base::AllocationLp;
 pub use equal_share::EqualShare;
 pub use gavel::proportional_throughput;
 pub use gavel_ftf::GavelFtf;
