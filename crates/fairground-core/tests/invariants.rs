@@ -140,3 +140,42 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Any text: parsing never panics (it returns a located problem instead).
+    #[test]
+    fn parsing_any_text_never_panics(text in ".{0,300}") {
+        let _ = Scenario::from_json(&text);
+    }
+
+    /// Any numbers, valid or not: validation never panics, and whatever it accepts every
+    /// policy solves or refuses with an error, never a panic.
+    #[test]
+    fn validating_and_solving_any_numbers_never_panics(
+        counts in proptest::collection::vec(0u32..4, 0..4),
+        rows in proptest::collection::vec(
+            (proptest::collection::vec(prop_oneof![Just(f64::NAN), Just(f64::INFINITY), Just(-1.0), Just(0.0), 1e-9f64..1e9], 0..4),
+             prop_oneof![Just(0.0), Just(-1.0), Just(f64::NAN), 1e-6f64..1e6],
+             proptest::option::of(prop_oneof![Just(0.0), Just(f64::NAN), 1e-6f64..1e6])),
+            0..4),
+        normalization in prop_oneof![Just("slowest"), Just("fastest"), Just("raw"), Just("t0"), Just("nope")],
+    ) {
+        let s = Scenario {
+            version: 1,
+            gpu_types: counts.iter().enumerate().map(|(j, &count)| GpuType { name: format!("t{j}"), count }).collect(),
+            tenants: rows.into_iter().enumerate().map(|(i, (throughput, weight, max_gpus))| Tenant {
+                name: format!("u{i}"), throughput, weight, max_gpus,
+            }).collect(),
+            normalization: Normalization::from(normalization.to_string()),
+        };
+        if let Ok(inst) = s.instance() {
+            for policy in policies::all() {
+                if let Ok(sol) = policy.solve(&inst) {
+                    let _ = properties::check(&inst, &sol.allocation);
+                }
+            }
+        }
+    }
+}
