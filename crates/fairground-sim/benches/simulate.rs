@@ -1,0 +1,51 @@
+//! Issue 5's benchmark: 1,000 synthetic jobs on 12 V100 + 12 P100 + 12 K80 under gavel-las
+//! (Gavel's own simulator: about 35 s on this machine kind). Figures in BENCHMARKS.md.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fairground_sim::workload::{synthetic, SyntheticConfig};
+use fairground_sim::{schedulers, simulate, Cluster, SimConfig, ThroughputTable};
+use std::hint::black_box;
+
+fn shared() -> String {
+    std::env::var("FAIRGROUND_SHARED")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared").into())
+}
+
+fn thousand_jobs(c: &mut Criterion) {
+    let text = std::fs::read_to_string(format!(
+        "{}/data/gavel/simulation_throughputs.json",
+        shared()
+    ))
+    .expect("Gavel's throughputs in ../shared");
+    let table = ThroughputTable::from_gavel_json(&text).unwrap();
+    let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
+    let cfg = SyntheticConfig {
+        jobs: 1000,
+        jobs_per_hour: 6.0,
+        seed: 0,
+        tenants: 10,
+    };
+    let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
+    let config = SimConfig::default();
+    let mut group = c.benchmark_group("simulate-1000-jobs-36-gpus");
+    group.sample_size(10);
+    for policy in ["gavel-las", "fifo"] {
+        group.bench_function(policy, |b| {
+            b.iter(|| {
+                let mut scheduler = schedulers::by_name(policy, &config).unwrap();
+                simulate(
+                    &cluster,
+                    black_box(&jobs),
+                    scheduler.as_mut(),
+                    &config,
+                    &mut |_, _| {},
+                )
+                .unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, thousand_jobs);
+criterion_main!(benches);

@@ -1,0 +1,318 @@
+//! The event loop. Decisions happen at round starts; inside a round, each placed job runs at
+//! its placement's rate and finishes at its exact instant. As in Gavel's simulator: a job that
+//! arrives mid-round waits for the next round (its JCT still counts from its arrival); a round
+//! ends at `round_s` or, when every placed job finishes earlier, at the last of those finishes;
+//! when nothing is active, time jumps to the next arrival.
+
+use crate::metrics::{Recorder, SimResult};
+use crate::model::{Cluster, Job, SimError};
+use crate::schedulers::{JobState, Placement, RoundView, Scheduler};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimConfig {
+    /// Round length (Gavel: 360 s).
+    pub round_s: f64,
+    /// Progress lost when a job starts on GPUs other than those it last ran on (0: none, as
+    /// Gavel's simulator).
+    pub restart_overhead_s: f64,
+    /// Least simulated time between two recomputations of an allocation policy (Gavel: 1,920 s).
+    pub reallocation_interval_s: f64,
+    /// Record per-GPU bars for a Gantt chart when the trace has at most this many jobs.
+    pub gantt_max_jobs: usize,
+    /// Rounds in a row in which no job runs although some are waiting, before giving up.
+    pub max_idle_rounds: usize,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            round_s: 360.0,
+            restart_overhead_s: 0.0,
+            reallocation_interval_s: 1920.0,
+            gantt_max_jobs: 60,
+            max_idle_rounds: 10_000,
+        }
+    }
+}
+
+/// The (server, GPU indices) a job held in its last round: moving elsewhere costs the overhead.
+type GpusHeld = Vec<(usize, Vec<u32>)>;
+
+/// Checks the jobs against the cluster; every problem is located by job id.
+fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), SimError> {
+    if !(config.round_s.is_finite() && config.round_s > 0.0) {
+        return Err(SimError::Input(format!(
+            "round length must be > 0 seconds (got {})",
+            config.round_s
+        )));
+    }
+    if !(config.restart_overhead_s.is_finite() && config.restart_overhead_s >= 0.0) {
+        return Err(SimError::Input(
+            "restart overhead must be >= 0 seconds".into(),
+        ));
+    }
+    for job in jobs {
+        let at = format!("job {}", job.id);
+        if job.rate.len() != cluster.types.len() {
+            return Err(SimError::Input(format!(
+                "{at}: {} rates for {} GPU types",
+                job.rate.len(),
+                cluster.types.len()
+            )));
+        }
+        if !(job.arrival.is_finite() && job.arrival >= 0.0) {
+            return Err(SimError::Input(format!(
+                "{at}: arrival must be a time >= 0 (got {})",
+                job.arrival
+            )));
+        }
+        if !(job.total_steps.is_finite() && job.total_steps > 0.0) {
+            return Err(SimError::Input(format!(
+                "{at}: total steps must be > 0 (got {})",
+                job.total_steps
+            )));
+        }
+        if job.scale_factor == 0 {
+            return Err(SimError::Input(format!("{at}: needs at least one GPU")));
+        }
+        if job.rate.iter().any(|r| !(r.is_finite() && *r >= 0.0)) {
+            return Err(SimError::Input(format!(
+                "{at}: rates must be finite and >= 0"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The placement's rate in steps/s (the rule is in `schedulers`' module documentation).
+fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement) -> f64 {
+    let sf = f64::from(job.scale_factor);
+    let rate: f64 = p
+        .pieces
+        .iter()
+        .map(|piece| {
+            job.rate[cluster.servers[piece.server].gpu_type] * piece.gpus.len() as f64 / sf
+        })
+        .sum();
+    rate / p.sharing.map_or(1.0, |s| s.slowdown)
+}
+
+fn check_placements(
+    cluster: &Cluster,
+    jobs: &[Job],
+    active: &[JobState],
+    placements: &[Placement],
+) -> Result<(), SimError> {
+    let mut occupants: BTreeMap<(usize, u32), Vec<(usize, bool)>> = BTreeMap::new();
+    let mut cpus = vec![0.0; cluster.servers.len()];
+    let mut mem = vec![0.0; cluster.servers.len()];
+    let mut seen = std::collections::BTreeSet::new();
+    for p in placements {
+        let id = jobs.get(p.job).map(|j| j.id).unwrap_or(p.job);
+        if !active.iter().any(|s| s.job == p.job) {
+            return Err(SimError::InvalidSchedule(format!("job {id} is not active")));
+        }
+        if !seen.insert(p.job) {
+            return Err(SimError::InvalidSchedule(format!(
+                "job {id} is placed twice"
+            )));
+        }
+        if p.pieces.is_empty() || p.pieces.iter().any(|piece| piece.gpus.is_empty()) {
+            return Err(SimError::InvalidSchedule(format!(
+                "job {id}: a placement needs GPUs"
+            )));
+        }
+        if let Some(s) = p.sharing {
+            if !(s.slowdown.is_finite() && s.slowdown >= 1.0) {
+                return Err(SimError::InvalidSchedule(format!(
+                    "job {id}: slowdown must be >= 1"
+                )));
+            }
+        }
+        for piece in &p.pieces {
+            let server = cluster.servers.get(piece.server).ok_or_else(|| {
+                SimError::InvalidSchedule(format!("job {id}: no server {}", piece.server))
+            })?;
+            if jobs[p.job].rate[server.gpu_type] <= 0.0 {
+                return Err(SimError::InvalidSchedule(format!(
+                    "job {id} placed on {}, where it cannot run",
+                    cluster.types[server.gpu_type]
+                )));
+            }
+            for &g in &piece.gpus {
+                if g >= server.gpus {
+                    return Err(SimError::InvalidSchedule(format!(
+                        "job {id}: server {} has no GPU {g}",
+                        piece.server
+                    )));
+                }
+                occupants
+                    .entry((piece.server, g))
+                    .or_default()
+                    .push((p.job, p.sharing.is_some()));
+            }
+            cpus[piece.server] += p.cpus_per_gpu * piece.gpus.len() as f64;
+            mem[piece.server] += p.mem_gb_per_gpu * piece.gpus.len() as f64;
+        }
+    }
+    for ((server, gpu), jobs_here) in &occupants {
+        let ok = jobs_here.len() == 1
+            || (jobs_here.len() == 2 && jobs_here.iter().all(|(_, shared)| *shared));
+        if !ok {
+            return Err(SimError::InvalidSchedule(format!(
+                "server {server} GPU {gpu} is booked by {} jobs",
+                jobs_here.len()
+            )));
+        }
+    }
+    for (s, server) in cluster.servers.iter().enumerate() {
+        if cpus[s] > server.cpus + 1e-9 || mem[s] > server.mem_gb + 1e-9 {
+            return Err(SimError::InvalidSchedule(format!(
+                "server {s}: CPU or memory over capacity"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Replays `jobs` on `cluster` under `scheduler`. `progress(done, total)` is called as jobs
+/// finish. Jobs that can run nowhere (no type with both a rate and enough GPUs for their scale
+/// factor) never start; they are listed in the result, not waited for.
+pub fn simulate(
+    cluster: &Cluster,
+    jobs: &[Job],
+    scheduler: &mut dyn Scheduler,
+    config: &SimConfig,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<SimResult, SimError> {
+    validate(cluster, jobs, config)?;
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| {
+        jobs[a]
+            .arrival
+            .total_cmp(&jobs[b].arrival)
+            .then(jobs[a].id.cmp(&jobs[b].id))
+    });
+    let runnable: Vec<bool> = jobs.iter().map(|j| j.best_rate(cluster) > 0.0).collect();
+    let total_runnable = runnable.iter().filter(|&&r| r).count();
+    let mut recorder = Recorder::new(cluster, jobs, config.gantt_max_jobs);
+    let mut last_pieces: Vec<Option<GpusHeld>> = vec![None; jobs.len()];
+    let mut ran_before = vec![false; jobs.len()];
+    let mut active: Vec<JobState> = Vec::new();
+    let mut next = 0;
+    let mut t = 0.0;
+    let mut idle_rounds = 0;
+    let mut done = 0;
+    loop {
+        while next < order.len() && jobs[order[next]].arrival <= t {
+            let i = order[next];
+            if runnable[i] {
+                active.push(JobState {
+                    job: i,
+                    remaining_steps: jobs[i].total_steps,
+                    attained_gpu_s: 0.0,
+                    time_on_type: vec![0.0; cluster.types.len()],
+                });
+            }
+            next += 1;
+        }
+        if active.is_empty() {
+            match order.get(next) {
+                Some(&i) => {
+                    t = jobs[i].arrival;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        let view = RoundView {
+            now: t,
+            round_s: config.round_s,
+            cluster,
+            jobs,
+            active: &active,
+        };
+        let placements = scheduler.schedule(&view)?;
+        check_placements(cluster, jobs, &active, &placements)?;
+
+        // When each placed job would finish if the round were long enough.
+        let mut runs = Vec::with_capacity(placements.len());
+        for p in &placements {
+            let state = active
+                .iter()
+                .position(|s| s.job == p.job)
+                .unwrap_or_default();
+            let rate = placement_rate(cluster, &jobs[p.job], p);
+            let key: Vec<(usize, Vec<u32>)> = p
+                .pieces
+                .iter()
+                .map(|x| (x.server, x.gpus.clone()))
+                .collect();
+            let moved = last_pieces[p.job].as_ref() != Some(&key);
+            let overhead = if ran_before[p.job] && moved {
+                config.restart_overhead_s
+            } else {
+                0.0
+            };
+            let finish = t + overhead + active[state].remaining_steps / rate;
+            runs.push((state, rate, overhead, finish, key));
+        }
+        let end = if runs.is_empty() {
+            idle_rounds += 1;
+            if idle_rounds > config.max_idle_rounds {
+                return Err(SimError::Stalled(format!(
+                    "{} jobs waited {} rounds with none placed (at t = {t:.0} s)",
+                    active.len(),
+                    config.max_idle_rounds
+                )));
+            }
+            t + config.round_s
+        } else {
+            idle_rounds = 0;
+            let last_finish = runs.iter().map(|r| r.3).fold(f64::NEG_INFINITY, f64::max);
+            last_finish.min(t + config.round_s)
+        };
+        recorder.contention(t, end, &active);
+
+        let mut finished = Vec::new();
+        for (p, (state, rate, overhead, finish, key)) in placements.iter().zip(runs) {
+            let held_until = finish.min(end);
+            let ran = (held_until - t - overhead).max(0.0);
+            let s = &mut active[state];
+            let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
+            s.attained_gpu_s += gpus as f64 * (held_until - t);
+            for piece in &p.pieces {
+                s.time_on_type[cluster.servers[piece.server].gpu_type] += held_until - t;
+            }
+            recorder.held(cluster, jobs, p, t, held_until);
+            if finish <= end + 1e-9 {
+                s.remaining_steps = 0.0;
+                recorder.finish(p.job, finish);
+                finished.push(state);
+            } else {
+                s.remaining_steps = (s.remaining_steps - rate * ran).max(0.0);
+            }
+            recorder.start(p.job, t);
+            ran_before[p.job] = true;
+            last_pieces[p.job] = Some(key);
+        }
+        // Jobs not placed this round lose their GPUs (a later start elsewhere pays the overhead).
+        for s in &active {
+            if !placements.iter().any(|p| p.job == s.job) {
+                last_pieces[s.job] = None;
+            }
+        }
+        finished.sort_unstable();
+        let any_finished = !finished.is_empty();
+        for k in finished.into_iter().rev() {
+            active.remove(k);
+            done += 1;
+        }
+        if any_finished {
+            progress(done, total_runnable);
+        }
+        t = end;
+    }
+    Ok(recorder.result(scheduler.name(), cluster, jobs, &runnable))
+}

@@ -1,0 +1,20 @@
+//! Fairground's trace-driven simulator: pure Rust, native and wasm32.
+//!
+//! A [`Cluster`] of servers and a list of [`Job`]s (from a [`workload`]) are replayed by
+//! [`engine::simulate`] under a [`Scheduler`]: at each round start the scheduler places active
+//! jobs on GPUs; inside the round, completions happen at their exact instants; the result has
+//! per-job completion times and cluster-wide metrics ([`metrics::SimResult`]).
+
+pub mod engine;
+pub mod metrics;
+pub mod model;
+pub mod pool;
+pub mod schedulers;
+pub mod throughputs;
+pub mod workload;
+
+pub use engine::{simulate, SimConfig};
+pub use metrics::SimResult;
+pub use model::{Cluster, Job, Server, SimError};
+pub use schedulers::{Placement, RoundView, Scheduler};
+pub use throughputs::ThroughputTable;

@@ -1,0 +1,309 @@
+//! What a simulation measures, and the recorder the engine fills as it goes.
+
+use crate::model::{Cluster, Job};
+use crate::schedulers::{JobState, Placement};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobOutcome {
+    pub id: usize,
+    pub tenant: String,
+    pub arrival_s: f64,
+    /// First time it ran.
+    pub start_s: Option<f64>,
+    pub finish_s: Option<f64>,
+    /// finish - arrival.
+    pub jct_s: Option<f64>,
+    /// Finish-time fairness rho = JCT / JCT on an isolated 1/N share of the cluster, N the
+    /// time-averaged number of active jobs over its life (Themis; < 1 is better than isolated).
+    pub rho: Option<f64>,
+}
+
+/// GPUs busy per type over one round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UtilSample {
+    pub t0: f64,
+    pub t1: f64,
+    /// Fraction of each type's GPUs busy, time-averaged over [t0, t1].
+    pub busy: Vec<f64>,
+}
+
+/// GPUs held per tenant over one round (time-averaged).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShareSample {
+    pub t0: f64,
+    pub t1: f64,
+    pub gpus: Vec<f64>,
+}
+
+/// One job on one GPU for a stretch of time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GanttBar {
+    pub server: usize,
+    pub gpu: u32,
+    pub job: usize,
+    pub t0: f64,
+    pub t1: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimResult {
+    pub policy: String,
+    pub gpu_types: Vec<String>,
+    pub jobs_completed: usize,
+    /// Jobs that could never run on this cluster (not counted in the JCT figures).
+    pub jobs_unschedulable: Vec<usize>,
+    pub avg_jct_s: f64,
+    pub median_jct_s: f64,
+    pub p99_jct_s: f64,
+    /// When the last job finished.
+    pub makespan_s: f64,
+    /// Busy GPU-seconds over (GPUs x makespan), per type.
+    pub utilization: Vec<f64>,
+    pub avg_rho: f64,
+    pub max_rho: f64,
+    pub jobs: Vec<JobOutcome>,
+    pub utilization_over_time: Vec<UtilSample>,
+    pub tenants: Vec<String>,
+    pub tenant_share_over_time: Vec<ShareSample>,
+    /// Per-GPU bars, recorded for small traces only (see `SimConfig::gantt_max_jobs`).
+    pub gantt: Vec<GanttBar>,
+}
+
+pub(crate) struct Recorder {
+    gpus_per_type: Vec<f64>,
+    start: Vec<Option<f64>>,
+    finish: Vec<Option<f64>>,
+    contention: Vec<f64>,
+    busy_total: Vec<f64>,
+    series: Vec<UtilSample>,
+    tenants: Vec<String>,
+    tenant_of: Vec<usize>,
+    shares: Vec<ShareSample>,
+    gantt: Option<Vec<GanttBar>>,
+    round: Option<(f64, f64, Vec<f64>, Vec<f64>)>,
+}
+
+impl Recorder {
+    pub(crate) fn new(cluster: &Cluster, jobs: &[Job], gantt_max_jobs: usize) -> Recorder {
+        let mut tenant_index: BTreeMap<&str, usize> = BTreeMap::new();
+        for j in jobs {
+            let next = tenant_index.len();
+            tenant_index.entry(j.tenant.as_str()).or_insert(next);
+        }
+        let mut tenants = vec![String::new(); tenant_index.len()];
+        for (name, &k) in &tenant_index {
+            tenants[k] = name.to_string();
+        }
+        Recorder {
+            gpus_per_type: (0..cluster.types.len())
+                .map(|j| f64::from(cluster.gpus_of_type(j)))
+                .collect(),
+            start: vec![None; jobs.len()],
+            finish: vec![None; jobs.len()],
+            contention: vec![0.0; jobs.len()],
+            busy_total: vec![0.0; cluster.types.len()],
+            series: Vec::new(),
+            tenant_of: jobs
+                .iter()
+                .map(|j| tenant_index[j.tenant.as_str()])
+                .collect(),
+            tenants,
+            shares: Vec::new(),
+            gantt: (jobs.len() <= gantt_max_jobs).then(Vec::new),
+            round: None,
+        }
+    }
+
+    /// A round [t0, t1] begins with these jobs active.
+    pub(crate) fn contention(&mut self, t0: f64, t1: f64, active: &[JobState]) {
+        self.close_round();
+        for s in active {
+            self.contention[s.job] += active.len() as f64 * (t1 - t0);
+        }
+        self.round = Some((
+            t0,
+            t1,
+            vec![0.0; self.busy_total.len()],
+            vec![0.0; self.tenants.len()],
+        ));
+    }
+
+    /// `p` held its GPUs over [t0, t1].
+    pub(crate) fn held(
+        &mut self,
+        cluster: &Cluster,
+        jobs: &[Job],
+        p: &Placement,
+        t0: f64,
+        t1: f64,
+    ) {
+        let tenant = self.tenant_of[p.job];
+        for piece in &p.pieces {
+            let j = cluster.servers[piece.server].gpu_type;
+            let gpu_s = piece.gpus.len() as f64 * (t1 - t0);
+            self.busy_total[j] += gpu_s;
+            if let Some((_, _, busy, share)) = &mut self.round {
+                busy[j] += gpu_s;
+                share[tenant] += gpu_s;
+            }
+            if let Some(bars) = &mut self.gantt {
+                for &gpu in &piece.gpus {
+                    bars.push(GanttBar {
+                        server: piece.server,
+                        gpu,
+                        job: jobs[p.job].id,
+                        t0,
+                        t1,
+                    });
+                }
+            }
+        }
+    }
+
+    pub(crate) fn start(&mut self, job: usize, t: f64) {
+        self.start[job].get_or_insert(t);
+    }
+
+    pub(crate) fn finish(&mut self, job: usize, t: f64) {
+        self.finish[job] = Some(t);
+    }
+
+    fn close_round(&mut self) {
+        if let Some((t0, t1, busy, share)) = self.round.take() {
+            let span = (t1 - t0).max(f64::MIN_POSITIVE);
+            self.series.push(UtilSample {
+                t0,
+                t1,
+                busy: busy
+                    .iter()
+                    .zip(&self.gpus_per_type)
+                    .map(|(b, n)| if *n > 0.0 { b / (n * span) } else { 0.0 })
+                    .collect(),
+            });
+            self.shares.push(ShareSample {
+                t0,
+                t1,
+                gpus: share.iter().map(|g| g / span).collect(),
+            });
+        }
+    }
+
+    pub(crate) fn result(
+        mut self,
+        policy: String,
+        cluster: &Cluster,
+        jobs: &[Job],
+        runnable: &[bool],
+    ) -> SimResult {
+        self.close_round();
+        let outcomes: Vec<JobOutcome> = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, job)| {
+                let jct = self.finish[i].map(|f| f - job.arrival);
+                let rho = jct.map(|jct| {
+                    let contention = (self.contention[i] / jct.max(f64::MIN_POSITIVE)).max(1.0);
+                    jct / isolated_time(cluster, job, contention)
+                });
+                JobOutcome {
+                    id: job.id,
+                    tenant: job.tenant.clone(),
+                    arrival_s: job.arrival,
+                    start_s: self.start[i],
+                    finish_s: self.finish[i],
+                    jct_s: jct,
+                    rho,
+                }
+            })
+            .collect();
+        let mut jcts: Vec<f64> = outcomes.iter().filter_map(|o| o.jct_s).collect();
+        jcts.sort_by(f64::total_cmp);
+        let rhos: Vec<f64> = outcomes.iter().filter_map(|o| o.rho).collect();
+        let makespan = self.finish.iter().flatten().copied().fold(0.0, f64::max);
+        SimResult {
+            policy,
+            gpu_types: cluster.types.clone(),
+            jobs_completed: jcts.len(),
+            jobs_unschedulable: jobs
+                .iter()
+                .zip(runnable)
+                .filter(|(_, r)| !**r)
+                .map(|(j, _)| j.id)
+                .collect(),
+            avg_jct_s: mean(&jcts),
+            median_jct_s: percentile(&jcts, 50.0),
+            p99_jct_s: percentile(&jcts, 99.0),
+            makespan_s: makespan,
+            utilization: self
+                .busy_total
+                .iter()
+                .zip(&self.gpus_per_type)
+                .map(|(b, n)| {
+                    if *n > 0.0 && makespan > 0.0 {
+                        b / (n * makespan)
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
+            avg_rho: mean(&rhos),
+            max_rho: rhos.iter().copied().fold(0.0, f64::max),
+            jobs: outcomes,
+            utilization_over_time: self.series,
+            tenants: self.tenants,
+            tenant_share_over_time: self.shares,
+            gantt: self.gantt.unwrap_or_default(),
+        }
+    }
+}
+
+/// The job's run time on an isolated 1/N share: x_j = n_j / (N s), scaled down so sum_j x_j <= 1.
+fn isolated_time(cluster: &Cluster, job: &Job, contention: f64) -> f64 {
+    let s = f64::from(job.scale_factor);
+    let mut x: Vec<f64> = (0..cluster.types.len())
+        .map(|j| f64::from(cluster.gpus_of_type(j)) / (contention * s))
+        .collect();
+    let sum: f64 = x.iter().sum();
+    if sum > 1.0 {
+        x.iter_mut().for_each(|v| *v /= sum);
+    }
+    let rate: f64 = x.iter().zip(&job.rate).map(|(x, r)| x * r).sum();
+    job.total_steps / rate.max(f64::MIN_POSITIVE)
+}
+
+pub fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+/// Nearest-rank percentile of sorted values (the median averages the two middle values).
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if p == 50.0 && n % 2 == 0 => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+        n => {
+            let rank = ((p / 100.0) * n as f64).ceil() as usize;
+            sorted[rank.clamp(1, n) - 1]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_by_hand() {
+        assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0], 50.0), 2.5);
+        assert_eq!(percentile(&[1.0, 2.0, 3.0], 50.0), 2.0);
+        let hundred: Vec<f64> = (1..=100).map(f64::from).collect();
+        assert_eq!(percentile(&hundred, 99.0), 99.0);
+        assert_eq!(percentile(&[], 99.0), 0.0);
+        assert_eq!(mean(&[1.0, 2.0]), 1.5);
+    }
+}

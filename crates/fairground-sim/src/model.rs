@@ -1,0 +1,166 @@
+//! The simulated cluster and jobs.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Default server shape (Synergy's: 8 GPUs, 24 CPU cores, 500 GB memory).
+pub const SERVER_GPUS: u32 = 8;
+pub const SERVER_CPUS: f64 = 24.0;
+pub const SERVER_MEM_GB: f64 = 500.0;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Server {
+    /// Index into [`Cluster::types`].
+    pub gpu_type: usize,
+    pub gpus: u32,
+    pub cpus: f64,
+    pub mem_gb: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cluster {
+    pub types: Vec<String>,
+    pub servers: Vec<Server>,
+}
+
+impl Cluster {
+    /// Parses `v100=4,p100=4,k80=4`: per type, that many GPUs on servers of up to 8 GPUs
+    /// (24 cores, 500 GB each).
+    pub fn parse(spec: &str) -> Result<Cluster, SimError> {
+        let mut cluster = Cluster {
+            types: Vec::new(),
+            servers: Vec::new(),
+        };
+        for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, count) = part.split_once('=').ok_or_else(|| {
+                SimError::Input(format!(
+                    "cluster: '{part}' should be TYPE=GPUS, e.g. v100=4"
+                ))
+            })?;
+            let name = name.trim();
+            let count: u32 = count.trim().parse().map_err(|_| {
+                SimError::Input(format!(
+                    "cluster: '{part}': the GPU count must be a whole number"
+                ))
+            })?;
+            if name.is_empty() || cluster.types.iter().any(|t| t == name) {
+                return Err(SimError::Input(format!(
+                    "cluster: '{part}': empty or repeated type name"
+                )));
+            }
+            cluster.add_type(name, count);
+        }
+        if cluster.total_gpus() == 0 {
+            return Err(SimError::Input(
+                "cluster: no GPUs (give e.g. v100=4,p100=4)".into(),
+            ));
+        }
+        Ok(cluster)
+    }
+
+    /// Adds a GPU type with `count` GPUs on servers of up to [`SERVER_GPUS`].
+    pub fn add_type(&mut self, name: &str, count: u32) {
+        let j = self.types.len();
+        self.types.push(name.to_string());
+        let mut left = count;
+        while left > 0 {
+            let gpus = left.min(SERVER_GPUS);
+            self.servers.push(Server {
+                gpu_type: j,
+                gpus,
+                cpus: SERVER_CPUS,
+                mem_gb: SERVER_MEM_GB,
+            });
+            left -= gpus;
+        }
+    }
+
+    pub fn gpus_of_type(&self, j: usize) -> u32 {
+        self.servers
+            .iter()
+            .filter(|s| s.gpu_type == j)
+            .map(|s| s.gpus)
+            .sum()
+    }
+
+    pub fn total_gpus(&self) -> u32 {
+        self.servers.iter().map(|s| s.gpus).sum()
+    }
+}
+
+/// A training job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub id: usize,
+    pub tenant: String,
+    /// The model, as the throughput table names it (e.g. `ResNet-50 (batch size 64)`).
+    pub job_type: String,
+    /// Seconds from the start of the trace.
+    pub arrival: f64,
+    pub total_steps: f64,
+    /// GPUs the job needs at once.
+    pub scale_factor: u32,
+    /// `rate[j]`: steps/s of the whole job on `scale_factor` GPUs of cluster type j (0: cannot run).
+    pub rate: Vec<f64>,
+    /// CPU cores and memory (GB) per GPU it is best served with, if known (Synergy).
+    #[serde(default)]
+    pub cpu_mem_per_gpu: Option<(f64, f64)>,
+    /// GPU memory footprint in MB, if known (SJF-BSBF's sharing check).
+    #[serde(default)]
+    pub gpu_mem_mb: Option<f64>,
+}
+
+impl Job {
+    /// The fastest rate over types with at least `scale_factor` GPUs.
+    pub fn best_rate(&self, cluster: &Cluster) -> f64 {
+        (0..cluster.types.len())
+            .filter(|&j| cluster.gpus_of_type(j) >= self.scale_factor)
+            .map(|j| self.rate[j])
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Everything that can go wrong, located where possible.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SimError {
+    /// Bad input: a trace line, a cluster spec, a throughput file.
+    Input(String),
+    /// A scheduler returned an impossible placement (a bug in the scheduler, never ignored).
+    InvalidSchedule(String),
+    /// The allocation policy driving the rounds failed.
+    Policy(String),
+    /// No job could make progress for too long.
+    Stalled(String),
+}
+
+impl fmt::Display for SimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SimError::Input(m) => write!(f, "{m}"),
+            SimError::InvalidSchedule(m) => write!(f, "invalid schedule: {m}"),
+            SimError::Policy(m) => write!(f, "allocation policy failed: {m}"),
+            SimError::Stalled(m) => write!(f, "simulation stalled: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_cluster_specs_onto_eight_gpu_servers() {
+        let c = Cluster::parse("v100=12, k80=4").unwrap();
+        assert_eq!(c.types, ["v100", "k80"]);
+        assert_eq!(
+            c.servers.iter().map(|s| s.gpus).collect::<Vec<_>>(),
+            [8, 4, 4]
+        );
+        assert_eq!(c.gpus_of_type(0), 12);
+        for bad in ["v100", "v100=x", "v100=1,v100=2", "v100=0", ""] {
+            assert!(Cluster::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

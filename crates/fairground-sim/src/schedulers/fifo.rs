@@ -1,0 +1,18 @@
+use super::{greedy_fastest, Placement, RoundView, Scheduler};
+use crate::model::SimError;
+
+/// First in, first out, heterogeneity-aware as Gavel's `fifo_perf`: in arrival order, each job
+/// takes the fastest GPU type with enough free GPUs; one that fits nowhere waits while later
+/// jobs may still start.
+pub struct Fifo;
+
+impl Scheduler for Fifo {
+    fn name(&self) -> String {
+        "fifo".into()
+    }
+
+    fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
+        let order: Vec<usize> = (0..view.active.len()).collect(); // active is in arrival order
+        Ok(greedy_fastest(view, &order))
+    }
+}

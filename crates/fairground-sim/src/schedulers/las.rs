@@ -1,0 +1,23 @@
+use super::{greedy_fastest, Placement, RoundView, Scheduler};
+use crate::model::SimError;
+
+/// Least attained service (Tiresias-style), preemptive at round boundaries: jobs ordered by
+/// GPU-seconds received so far (ties by arrival), each on the fastest type with room.
+pub struct Las;
+
+impl Scheduler for Las {
+    fn name(&self) -> String {
+        "las".into()
+    }
+
+    fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
+        let mut order: Vec<usize> = (0..view.active.len()).collect();
+        order.sort_by(|&a, &b| {
+            view.active[a]
+                .attained_gpu_s
+                .total_cmp(&view.active[b].attained_gpu_s)
+                .then(a.cmp(&b))
+        });
+        Ok(greedy_fastest(view, &order))
+    }
+}

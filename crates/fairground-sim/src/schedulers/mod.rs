@@ -1,0 +1,144 @@
+//! Schedulers: at each round start, decide which active jobs run where. One file each.
+//!
+//! The interface is shaped for what later schedulers need:
+//! - a [`Placement`] has several [`Piece`]s, each on one server, so a job can run on several GPU
+//!   types at once (Hadar's task-level placement) and as several copies (`copy`, HadarE);
+//! - it states CPU cores and memory (Synergy), checked per server by the engine;
+//! - [`Sharing`] declares two jobs on the same GPUs with a slowdown (SJF-BSBF); the engine
+//!   allows at most two jobs on a GPU, and only when both declare sharing.
+//!
+//! The engine turns a placement into a rate: for each copy, the sum over its pieces of
+//! `rate[type] x gpus / scale_factor` (a whole single-type placement is exactly the measured
+//! rate), copies add up, and a shared placement is divided by its slowdown.
+
+mod fifo;
+mod gavel_rounds;
+mod las;
+mod srtf;
+
+pub use fifo::Fifo;
+pub use gavel_rounds::GavelRounds;
+pub use las::Las;
+pub use srtf::Srtf;
+
+use crate::model::{Cluster, Job, SimError};
+use crate::pool::GpuPool;
+use serde::{Deserialize, Serialize};
+
+/// GPUs on one server given to a job for a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    pub server: usize,
+    /// GPU indices on that server.
+    pub gpus: Vec<u32>,
+    /// Which copy of the job this piece runs (0 unless the job is forked, as in HadarE).
+    pub copy: u32,
+}
+
+/// Two jobs on the same GPUs (at most two per GPU), each slowed down by `slowdown` >= 1.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Sharing {
+    pub slowdown: f64,
+}
+
+/// Where one job runs for one round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Placement {
+    /// Index into the simulation's job list.
+    pub job: usize,
+    pub pieces: Vec<Piece>,
+    /// CPU cores and memory (GB) held on each server it uses, per GPU (0: none accounted).
+    pub cpus_per_gpu: f64,
+    pub mem_gb_per_gpu: f64,
+    pub sharing: Option<Sharing>,
+}
+
+impl Placement {
+    /// A plain exclusive placement with no CPU/memory accounting.
+    pub fn exclusive(job: usize, pieces: Vec<Piece>) -> Placement {
+        Placement {
+            job,
+            pieces,
+            cpus_per_gpu: 0.0,
+            mem_gb_per_gpu: 0.0,
+            sharing: None,
+        }
+    }
+}
+
+/// What the engine knows of an active job (arrived, unfinished).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobState {
+    pub job: usize,
+    pub remaining_steps: f64,
+    /// GPU-seconds received so far (Gavel's and Tiresias' attained service).
+    pub attained_gpu_s: f64,
+    /// Seconds run on each GPU type so far.
+    pub time_on_type: Vec<f64>,
+}
+
+/// Everything a scheduler may look at when a round starts.
+pub struct RoundView<'a> {
+    pub now: f64,
+    pub round_s: f64,
+    pub cluster: &'a Cluster,
+    pub jobs: &'a [Job],
+    /// Active jobs, in arrival order.
+    pub active: &'a [JobState],
+}
+
+pub trait Scheduler {
+    fn name(&self) -> String;
+    /// The placements for the round starting at `view.now`.
+    fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError>;
+}
+
+/// Places each job in `order` on the fastest GPU type that still has `scale_factor` free GPUs
+/// (Gavel's fifo_perf rule); a job that fits nowhere waits this round.
+pub fn greedy_fastest(view: &RoundView, order: &[usize]) -> Vec<Placement> {
+    let mut pool = GpuPool::new(view.cluster);
+    let mut placements = Vec::new();
+    for &k in order {
+        let state = &view.active[k];
+        let job = &view.jobs[state.job];
+        let mut types: Vec<usize> = (0..view.cluster.types.len())
+            .filter(|&j| job.rate[j] > 0.0)
+            .collect();
+        types.sort_by(|&a, &b| job.rate[b].total_cmp(&job.rate[a]).then(a.cmp(&b)));
+        if let Some(pieces) = types
+            .into_iter()
+            .find_map(|j| pool.take(j, job.scale_factor))
+        {
+            placements.push(Placement::exclusive(state.job, pieces));
+        }
+    }
+    placements
+}
+
+/// Policy names `simulate` accepts: the three ordering schedulers and every allocation policy
+/// of the engine driving Gavel's round mechanism.
+pub fn names() -> Vec<String> {
+    let mut names: Vec<String> = ["fifo", "srtf", "las"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    names.extend(
+        fairground_core::policies::all()
+            .iter()
+            .map(|p| p.name().to_string()),
+    );
+    names
+}
+
+/// The scheduler for a policy name (see [`names`]).
+pub fn by_name(
+    name: &str,
+    config: &crate::SimConfig,
+) -> Result<Box<dyn Scheduler + Send>, SimError> {
+    Ok(match name {
+        "fifo" => Box::new(Fifo),
+        "srtf" => Box::new(Srtf),
+        "las" => Box::new(Las),
+        other => Box::new(GavelRounds::new(other, config.reallocation_interval_s)?),
+    })
+}

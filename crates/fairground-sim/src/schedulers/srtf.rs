@@ -1,0 +1,25 @@
+use super::{greedy_fastest, Placement, RoundView, Scheduler};
+use crate::model::SimError;
+
+/// Shortest remaining time first, preemptive at round boundaries: jobs ordered by remaining
+/// steps over their best rate (ties by arrival), each on the fastest type with room.
+pub struct Srtf;
+
+impl Scheduler for Srtf {
+    fn name(&self) -> String {
+        "srtf".into()
+    }
+
+    fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
+        let remaining = |k: usize| {
+            let s = &view.active[k];
+            s.remaining_steps
+                / view.jobs[s.job]
+                    .best_rate(view.cluster)
+                    .max(f64::MIN_POSITIVE)
+        };
+        let mut order: Vec<usize> = (0..view.active.len()).collect();
+        order.sort_by(|&a, &b| remaining(a).total_cmp(&remaining(b)).then(a.cmp(&b)));
+        Ok(greedy_fastest(view, &order))
+    }
+}

@@ -1,0 +1,329 @@
+//! Workloads: Gavel's synthetic generator, Gavel's TSV traces, and a CSV format of our own.
+
+use crate::model::{Job, SimError};
+use crate::throughputs::ThroughputTable;
+use rand::{Rng, SeedableRng};
+use rand_distr::{Distribution, Uniform};
+use serde::{Deserialize, Serialize};
+
+/// Gavel's synthetic workload (its `generate_trace` reading, ../shared/BACKGROUND.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SyntheticConfig {
+    pub jobs: usize,
+    /// Poisson arrivals, jobs per hour.
+    pub jobs_per_hour: f64,
+    pub seed: u64,
+    /// Jobs are spread uniformly over this many tenants (`tenant0`, `tenant1`, ...).
+    pub tenants: usize,
+}
+
+/// Generates the workload: scale factor 1/2/4/8 w.p. 0.70/0.10/0.15/0.05; the model uniform
+/// over the table's models measured at that scale factor; duration 10^U(1.5, 3) minutes w.p.
+/// 0.8, else 10^U(3, 4); steps = duration x the job's rate on V100 (the fastest type when the
+/// table has no V100 figure); exponential inter-arrival times. The transforms use `libm`, so
+/// a seed gives bit-identical jobs natively and in wasm.
+pub fn synthetic(
+    cfg: &SyntheticConfig,
+    table: &ThroughputTable,
+    types: &[String],
+) -> Result<Vec<Job>, SimError> {
+    if !(cfg.jobs_per_hour.is_finite() && cfg.jobs_per_hour > 0.0) {
+        return Err(SimError::Input(format!(
+            "arrival rate must be > 0 jobs per hour (got {})",
+            cfg.jobs_per_hour
+        )));
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
+    let unit = Uniform::new(0.0f64, 1.0).map_err(|e| SimError::Input(e.to_string()))?;
+    let tenants = cfg.tenants.max(1);
+    let mut t = 0.0;
+    let mut jobs = Vec::with_capacity(cfg.jobs);
+    for id in 0..cfg.jobs {
+        let u: f64 = unit.sample(&mut rng);
+        let scale_factor = match u {
+            u if u < 0.70 => 1,
+            u if u < 0.80 => 2,
+            u if u < 0.95 => 4,
+            _ => 8,
+        };
+        let mut models = table.models_with(scale_factor);
+        let scale_factor = if models.is_empty() {
+            models = table.models_with(1);
+            1
+        } else {
+            scale_factor
+        };
+        if models.is_empty() {
+            return Err(SimError::Input(
+                "the throughput table has no single-GPU models".into(),
+            ));
+        }
+        let model = models[rng.random_range(0..models.len())].to_string();
+        let (lo, hi) = if unit.sample(&mut rng) < 0.8 {
+            (1.5, 3.0)
+        } else {
+            (3.0, 4.0)
+        };
+        let minutes = libm::pow(10.0, lo + (hi - lo) * unit.sample(&mut rng));
+        let rate = table.rates(&model, scale_factor, types)?;
+        let reference = table
+            .rate_on(&model, scale_factor, "v100")
+            .unwrap_or_else(|| rate.iter().copied().fold(0.0, f64::max));
+        let tenant = format!("tenant{}", rng.random_range(0..tenants));
+        jobs.push(Job {
+            id,
+            tenant,
+            job_type: model,
+            arrival: t,
+            total_steps: (minutes * 60.0 * reference).max(1.0),
+            scale_factor,
+            rate,
+            cpu_mem_per_gpu: None,
+            gpu_mem_mb: None,
+        });
+        // Exponential inter-arrival by inversion: -ln(1 - u) / lambda.
+        t += -libm::log(1.0 - unit.sample(&mut rng)) * 3600.0 / cfg.jobs_per_hour;
+    }
+    Ok(jobs)
+}
+
+/// Reads a Gavel trace: tab-separated job_type, command, working_directory, num_steps_arg,
+/// needs_data_dir, total_steps, scale_factor, priority_weight, SLO, arrival_time. Jobs are
+/// their own tenants (`job<line>`); errors name the line.
+pub fn gavel_trace(
+    text: &str,
+    table: &ThroughputTable,
+    types: &[String],
+) -> Result<Vec<Job>, SimError> {
+    let mut jobs = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let at = format!("trace line {}", n + 1);
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 10 {
+            return Err(SimError::Input(format!(
+                "{at}: expected 10 tab-separated fields, found {}",
+                f.len()
+            )));
+        }
+        let number = |k: usize, what: &str| -> Result<f64, SimError> {
+            f[k].trim()
+                .parse::<f64>()
+                .map_err(|_| SimError::Input(format!("{at}: {what} '{}' is not a number", f[k])))
+        };
+        let total_steps = number(5, "total_steps")?;
+        let scale = number(6, "scale_factor")?;
+        let arrival = number(9, "arrival_time")?;
+        if scale < 1.0 || scale.fract() != 0.0 {
+            return Err(SimError::Input(format!(
+                "{at}: scale_factor must be a whole number >= 1"
+            )));
+        }
+        let scale_factor = scale as u32;
+        let rate = table
+            .rates(f[0], scale_factor, types)
+            .map_err(|e| SimError::Input(format!("{at}: {e}")))?;
+        jobs.push(Job {
+            id: jobs.len(),
+            tenant: format!("job{}", jobs.len()),
+            job_type: f[0].to_string(),
+            arrival,
+            total_steps,
+            scale_factor,
+            rate,
+            cpu_mem_per_gpu: None,
+            gpu_mem_mb: None,
+        });
+    }
+    Ok(jobs)
+}
+
+/// Reads Fairground's CSV trace. Header names the columns; required: `tenant`, `job_type`,
+/// `arrival_s`, `total_steps`, `scale_factor`. Optional: `id`, and `throughput.<gpu type>`
+/// columns giving the job's steps/s on that type (used instead of the table, so a trace can
+/// carry its own measurements). Errors name the line.
+pub fn csv_trace(
+    text: &str,
+    table: &ThroughputTable,
+    types: &[String],
+) -> Result<Vec<Job>, SimError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| SimError::Input(format!("CSV header: {e}")))?
+        .clone();
+    let column = |name: &str| headers.iter().position(|h| h == name);
+    let required = [
+        "tenant",
+        "job_type",
+        "arrival_s",
+        "total_steps",
+        "scale_factor",
+    ];
+    let mut cols = Vec::new();
+    for name in required {
+        cols.push(column(name).ok_or_else(|| {
+            SimError::Input(format!(
+                "CSV header: no '{name}' column (required: {})",
+                required.join(", ")
+            ))
+        })?);
+    }
+    let id_col = column("id");
+    let own: Vec<(usize, usize)> = types
+        .iter()
+        .enumerate()
+        .filter_map(|(j, t)| column(&format!("throughput.{t}")).map(|c| (j, c)))
+        .collect();
+    let mut jobs = Vec::new();
+    for (n, record) in reader.records().enumerate() {
+        let at = format!("CSV line {}", n + 2);
+        let record = record.map_err(|e| SimError::Input(format!("{at}: {e}")))?;
+        let field = |c: usize| record.get(c).unwrap_or("");
+        let number = |c: usize| -> Result<f64, SimError> {
+            field(c).parse::<f64>().map_err(|_| {
+                SimError::Input(format!(
+                    "{at}: '{}' in column '{}' is not a number",
+                    field(c),
+                    &headers[c]
+                ))
+            })
+        };
+        let scale = number(cols[4])?;
+        if scale < 1.0 || scale.fract() != 0.0 {
+            return Err(SimError::Input(format!(
+                "{at}: scale_factor must be a whole number >= 1"
+            )));
+        }
+        let scale_factor = scale as u32;
+        let job_type = field(cols[1]).to_string();
+        let rate = if own.is_empty() {
+            table
+                .rates(&job_type, scale_factor, types)
+                .map_err(|e| SimError::Input(format!("{at}: {e}")))?
+        } else {
+            let mut rate = vec![0.0; types.len()];
+            for &(j, c) in &own {
+                rate[j] = number(c)?;
+            }
+            rate
+        };
+        let id = match id_col {
+            Some(c) => number(c)? as usize,
+            None => jobs.len(),
+        };
+        jobs.push(Job {
+            id,
+            tenant: field(cols[0]).to_string(),
+            job_type,
+            arrival: number(cols[2])?,
+            total_steps: number(cols[3])?,
+            scale_factor,
+            rate,
+            cpu_mem_per_gpu: None,
+            gpu_mem_mb: None,
+        });
+    }
+    Ok(jobs)
+}
+
+/// A digest of a workload's exact bits (FNV-1a over ids, arrivals, steps, scale factors), to
+/// check that the same seed gives the same jobs on every platform.
+pub fn digest(jobs: &[Job]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |x: u64| {
+        for b in x.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for j in jobs {
+        eat(j.id as u64);
+        eat(j.arrival.to_bits());
+        eat(j.total_steps.to_bits());
+        eat(u64::from(j.scale_factor));
+        for r in &j.rate {
+            eat(r.to_bits());
+        }
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn types() -> Vec<String> {
+        ["v100", "p100", "k80"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn synthetic_is_seeded_and_follows_gavels_distributions() {
+        let cfg = SyntheticConfig {
+            jobs: 2000,
+            jobs_per_hour: 6.0,
+            seed: 3,
+            tenants: 4,
+        };
+        let table = ThroughputTable::builtin();
+        let a = synthetic(&cfg, &table, &types()).unwrap();
+        assert_eq!(a, synthetic(&cfg, &table, &types()).unwrap());
+        let single = a.iter().filter(|j| j.scale_factor == 1).count() as f64 / 2000.0;
+        assert!((single - 0.70).abs() < 0.04, "{single}");
+        // Mean inter-arrival 600 s at 6 jobs/hour.
+        let mean_gap = a.last().unwrap().arrival / 1999.0;
+        assert!((mean_gap - 600.0).abs() < 60.0, "{mean_gap}");
+        // Durations on V100 between 10^1.5 and 10^4 minutes.
+        for j in &a {
+            let minutes = j.total_steps / j.rate[0] / 60.0;
+            assert!((31.0..=10_001.0).contains(&minutes), "{minutes}");
+        }
+    }
+
+    #[test]
+    fn reads_csv_with_its_own_throughputs_and_locates_errors() {
+        let table = ThroughputTable::builtin();
+        let text = "id,tenant,job_type,arrival_s,total_steps,scale_factor,throughput.v100,throughput.k80\n\
+                    7,alice,bert,0,100,1,2.0,0.5\n";
+        let jobs = csv_trace(text, &table, &types()).unwrap();
+        assert_eq!(jobs[0].id, 7);
+        assert_eq!(jobs[0].rate, vec![2.0, 0.0, 0.5]);
+        let err = csv_trace(
+            "tenant,job_type,arrival_s,total_steps,scale_factor\na,A3C,x,1,1\n",
+            &table,
+            &types(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "CSV line 2: 'x' in column 'arrival_s' is not a number"
+        );
+        let err = csv_trace("tenant,job_type\n", &table, &types()).unwrap_err();
+        assert!(err.to_string().contains("no 'arrival_s' column"), "{err}");
+    }
+
+    #[test]
+    fn gavel_trace_errors_name_the_line() {
+        let table = ThroughputTable::builtin();
+        let err = gavel_trace("A3C\tcmd\n", &table, &types()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "trace line 1: expected 10 tab-separated fields, found 2"
+        );
+        let err =
+            gavel_trace("Nope\tc\td\t-n\t1\t100\t1\t1\t-1\t0\n", &table, &types()).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("trace line 1: no throughput for 'Nope'"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! Exact schedules of 2-job traces, computed by hand (round 360 s, no restart overhead).
+
+use fairground_sim::metrics::SimResult;
+use fairground_sim::{schedulers, simulate, Cluster, Job, SimConfig};
+
+fn job(id: usize, tenant: &str, arrival: f64, steps: f64, rate: &[f64]) -> Job {
+    Job {
+        id,
+        tenant: tenant.into(),
+        job_type: "synthetic".into(),
+        arrival,
+        total_steps: steps,
+        scale_factor: 1,
+        rate: rate.to_vec(),
+        cpu_mem_per_gpu: None,
+        gpu_mem_mb: None,
+    }
+}
+
+fn run(policy: &str, cluster: &str, jobs: &[Job]) -> SimResult {
+    let cluster = Cluster::parse(cluster).unwrap();
+    let config = SimConfig::default();
+    let mut scheduler = schedulers::by_name(policy, &config).unwrap();
+    simulate(&cluster, jobs, scheduler.as_mut(), &config, &mut |_, _| {}).unwrap()
+}
+
+fn finishes(r: &SimResult) -> Vec<f64> {
+    r.jobs.iter().map(|j| j.finish_s.unwrap()).collect()
+}
+
+#[test]
+fn fifo_fastest_type_mid_round_arrival_and_early_round_end() {
+    // A (0 s, 1080 steps) takes the V100 at 3 steps/s and finishes at 360 s, ending round 1.
+    // B arrives at 100 s, waits for round 2 (360 s), runs on the V100: 540 / 3 = 180 s -> 540 s.
+    let jobs = [
+        job(0, "a", 0.0, 1080.0, &[3.0, 1.0]),
+        job(1, "b", 100.0, 540.0, &[3.0, 1.0]),
+    ];
+    let r = run("fifo", "v100=1,k80=1", &jobs);
+    assert_eq!(finishes(&r), [360.0, 540.0]);
+    assert_eq!(r.jobs[1].start_s, Some(360.0));
+    assert_eq!(r.avg_jct_s, (360.0 + 440.0) / 2.0);
+    assert_eq!(r.makespan_s, 540.0);
+    assert_eq!(r.jobs_completed, 2);
+}
+
+/// One V100; A (0 s, 3600 steps at 1/s), B (100 s, `b_steps` at 1/s).
+fn one_gpu(b_steps: f64) -> [Job; 2] {
+    [
+        job(0, "a", 0.0, 3600.0, &[1.0]),
+        job(1, "b", 100.0, b_steps, &[1.0]),
+    ]
+}
+
+#[test]
+fn fifo_runs_to_completion_in_arrival_order() {
+    // A holds the GPU for ten full rounds (0..3600); B then runs 3600..3800.
+    let r = run("fifo", "v100=1", &one_gpu(200.0));
+    assert_eq!(finishes(&r), [3600.0, 3800.0]);
+}
+
+#[test]
+fn srtf_preempts_at_the_round_boundary() {
+    // Round 1: A alone (0..360, 3240 left). Round 2 at 360: B (200 s) < A (3240 s): B runs
+    // and finishes at 560, ending the round. A resumes at 560 and finishes at 3800.
+    let r = run("srtf", "v100=1", &one_gpu(200.0));
+    assert_eq!(finishes(&r), [3800.0, 560.0]);
+    // With B = 720 steps: B runs 360..1080 (two rounds), then A 1080..4320.
+    let r = run("srtf", "v100=1", &one_gpu(720.0));
+    assert_eq!(finishes(&r), [4320.0, 1080.0]);
+}
+
+#[test]
+fn las_alternates_by_attained_service() {
+    // B = 720 steps. Round 1: A (0..360, attained 360). Round 2: B has 0 -> B 360..720.
+    // Round 3 at 720: tie at 360, A first (arrival) -> A 720..1080. Round 4: B (360 < 720)
+    // runs 1080..1440 and finishes. A then runs its last 2880 s: 1440..4320.
+    let r = run("las", "v100=1", &one_gpu(720.0));
+    assert_eq!(finishes(&r), [4320.0, 1440.0]);
+}
+
+#[test]
+fn gavel_rounds_follow_allocation_over_received_time() {
+    // Two identical jobs on one V100: gavel-las gives x = 1/2 each. Round 1: both have
+    // priority infinity, job 0 first (0..360). Round 2: job 0 has received 1 -> 0.5/1; job 1
+    // infinity -> job 1 (360..720). Round 3: both received 1/2 -> tie -> job 0 (720..1080),
+    // finishing its 720 steps; round 4: job 1 (1080..1440).
+    let jobs = [
+        job(0, "a", 0.0, 720.0, &[1.0]),
+        job(1, "b", 0.0, 720.0, &[1.0]),
+    ];
+    for policy in ["gavel-las", "gavel-ftf", "oef-noncoop"] {
+        let r = run(policy, "v100=1", &jobs);
+        assert_eq!(finishes(&r), [1080.0, 1440.0], "{policy}");
+    }
+    // OEF-coop at tenant level: identical tenants must get equal shares (envy-freeness).
+    let r = run("oef-coop", "v100=1", &jobs);
+    assert_eq!(finishes(&r), [1080.0, 1440.0]);
+}
+
+#[test]
+fn an_allocation_waits_for_its_reallocation_interval() {
+    // Max sum is indifferent between two identical jobs and the simplex returns a vertex: one
+    // job gets the whole GPU (x = 1), the other x = 0. The first finishes at 720 s; the
+    // allocation may only be recomputed 1,920 s after the last one, i.e. at the round starting
+    // at 2160 s (rounds 720, 1080, ... idle), so the second runs 2160..2880 (Gavel's semantics).
+    let jobs = [
+        job(0, "a", 0.0, 720.0, &[1.0]),
+        job(1, "b", 0.0, 720.0, &[1.0]),
+    ];
+    let mut done = finishes(&run("gavel-max-sum", "v100=1", &jobs));
+    done.sort_by(f64::total_cmp);
+    assert_eq!(done, [720.0, 2880.0]);
+    // Recomputing at every change instead: the second job starts at once.
+    let cluster = Cluster::parse("v100=1").unwrap();
+    let config = SimConfig {
+        reallocation_interval_s: 0.0,
+        ..SimConfig::default()
+    };
+    let mut scheduler = schedulers::by_name("gavel-max-sum", &config).unwrap();
+    let r = simulate(&cluster, &jobs, scheduler.as_mut(), &config, &mut |_, _| {}).unwrap();
+    let mut done = finishes(&r);
+    done.sort_by(f64::total_cmp);
+    assert_eq!(done, [720.0, 1440.0]);
+}
+
+#[test]
+fn restart_overhead_is_paid_when_a_job_moves() {
+    // LAS with B = 720 steps and 60 s overhead whenever a job resumes (attained service counts
+    // the time GPUs are held, overhead included):
+    //   round 1  0..360    A (first start, free)   A: 360 done,  attained 360
+    //   round 2  360..720  B (first start, free)   B: 360 done,  attained 360
+    //   round 3  720..1080 A (tie, arrival order)  A: 60 + 300,  attained 720, 2940 left
+    //   round 4 1080..1440 B (360 < 720)           B: 60 + 300,  attained 720, 60 left
+    //   round 5 1440..1800 A (tie)                 A: 60 + 300,  attained 1080, 2640 left
+    //   round 6 1800..1920 B (720 < 1080)          B: 60 + 60: finishes at 1920
+    //   then A alone: resumes with 60 s overhead at 1920, 2640 left: 1920 + 60 + 2640 = 4620.
+    let cluster = Cluster::parse("v100=1").unwrap();
+    let config = SimConfig {
+        restart_overhead_s: 60.0,
+        ..SimConfig::default()
+    };
+    let mut scheduler = schedulers::by_name("las", &config).unwrap();
+    let r = simulate(
+        &cluster,
+        &one_gpu(720.0),
+        scheduler.as_mut(),
+        &config,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(r.jobs[1].finish_s, Some(1920.0));
+    assert_eq!(r.jobs[0].finish_s, Some(4620.0));
+}
+
+#[test]
+fn a_job_too_big_for_any_type_is_reported_not_waited_for() {
+    let mut big = job(1, "b", 0.0, 100.0, &[1.0]);
+    big.scale_factor = 4;
+    let jobs = [job(0, "a", 0.0, 100.0, &[1.0]), big];
+    let r = run("fifo", "v100=2", &jobs);
+    assert_eq!(r.jobs_completed, 1);
+    assert_eq!(r.jobs_unschedulable, vec![1]);
+}
