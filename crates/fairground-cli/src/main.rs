@@ -1,5 +1,28 @@
 //! `fairground`: the engine on the command line, for researchers and scripts.
 
+/// println! that ends the program quietly when standard output is closed (`fairground ... | head`)
+/// instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// print! with the same behaviour as [`out!`].
+macro_rules! out_part {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+mod simulate;
+
 use clap::{Parser, Subcommand};
 use fairground_core::report::{self, PolicyReport};
 use fairground_core::{policies, Instance, Policy, Scenario, SpProbeConfig};
@@ -43,6 +66,8 @@ enum Command {
         #[arg(long)]
         sp_probe: bool,
     },
+    /// Replay a workload on a cluster under one or more scheduling policies.
+    Simulate(simulate::SimulateArgs),
     /// List the policies.
     Policies,
 }
@@ -60,11 +85,14 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Policies => {
+            out!("Allocation policies (solve, compare, and simulate):");
             for p in policies::all() {
-                println!("{:<22} {}", p.name(), p.summary());
+                out!("  {:<22} {}", p.name(), p.summary());
             }
+            out!("Simulation-only schedulers: fifo (heterogeneity-aware), srtf, las");
             Ok(())
         }
+        Command::Simulate(args) => simulate::run(args),
         Command::Solve {
             scenario,
             policy,
@@ -77,7 +105,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let report = report::run(&scenario, &inst, policy, sp.as_ref())
                 .map_err(|e| format!("{}: {e}", policy.name()))?;
             if json {
-                println!("{}", to_json(&report)?);
+                out!("{}", to_json(&report)?);
             } else {
                 print_report(&inst, &report);
             }
@@ -99,7 +127,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
             }
             if json {
-                println!("{}", to_json(&reports)?);
+                out!("{}", to_json(&reports)?);
             } else {
                 print_comparison(&reports);
             }
@@ -156,9 +184,12 @@ fn yes_no(holds: bool) -> &'static str {
 }
 
 fn print_report(inst: &Instance, r: &PolicyReport) {
-    println!(
+    out!(
         "policy {}: objective {:.6}, efficiency {:.6}, Jain {:.4}",
-        r.policy, r.objective, r.efficiency, r.metrics.jain
+        r.policy,
+        r.objective,
+        r.efficiency,
+        r.metrics.jain
     );
     let width = inst
         .tenant_names
@@ -167,50 +198,50 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
         .max()
         .unwrap_or(6)
         .max(6);
-    print!("{:<width$}", "tenant");
+    out_part!("{:<width$}", "tenant");
     for t in &inst.type_names {
-        print!(" {t:>9}");
+        out_part!(" {t:>9}");
     }
-    println!(" {:>9} {:>9}", "utility", "SI ratio");
+    out!(" {:>9} {:>9}", "utility", "SI ratio");
     for (i, name) in inst.tenant_names.iter().enumerate() {
-        print!("{name:<width$}");
+        out_part!("{name:<width$}");
         for g in &r.allocation.gpus[i] {
-            print!(" {g:>9.4}");
+            out_part!(" {g:>9.4}");
         }
-        println!(" {:>9.4} {:>9.4}", r.utility[i], r.metrics.si_ratio[i]);
+        out!(" {:>9.4} {:>9.4}", r.utility[i], r.metrics.si_ratio[i]);
     }
     let p = &r.properties;
     let name = |i: usize| inst.tenant_names[i].as_str();
-    println!(
+    out!(
         "sharing incentive: {} (worst ratio {:.6}, {})",
         yes_no(p.sharing_incentive.holds),
         p.sharing_incentive.worst_ratio,
         name(p.sharing_incentive.worst_tenant)
     );
     match p.envy_freeness.pair {
-        Some((i, k)) => println!(
+        Some((i, k)) => out!(
             "envy-freeness: NO ({} envies {} by {:.6})",
             name(i),
             name(k),
             p.envy_freeness.worst_envy
         ),
-        None => println!(
+        None => out!(
             "envy-freeness: yes (worst envy {:.3e})",
             p.envy_freeness.worst_envy
         ),
     }
     if p.pareto_efficiency.holds {
-        println!("Pareto efficiency: yes");
+        out!("Pareto efficiency: yes");
     } else {
-        println!(
+        out!(
             "Pareto efficiency: NO (another allocation leaves nobody worse off and adds {:.6} to efficiency)",
             p.pareto_efficiency.gain
         );
     }
     if let Some(sp) = &r.properties.strategy_proofness_probe {
         match &sp.best {
-            None => println!("strategy-proofness probe: no profitable lie in {} misreports", sp.misreports_tried),
-            Some(lie) => println!(
+            None => out!("strategy-proofness probe: no profitable lie in {} misreports", sp.misreports_tried),
+            Some(lie) => out!(
                 "strategy-proofness probe: {} gains {:.6} (true utility {:.6} -> {:.6}) by reporting {:?}",
                 name(lie.tenant), lie.gain, lie.truthful_utility, lie.lying_utility, lie.reported
             ),
@@ -219,13 +250,21 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
 }
 
 fn print_comparison(reports: &[PolicyReport]) {
-    println!(
+    out!(
         "{:<22} {:>11} {:>11} {:>9} {:>11} {:>6} {:>4} {:>4} {:>4}",
-        "policy", "objective", "efficiency", "Jain", "worst SI", "envy", "SI", "EF", "PE"
+        "policy",
+        "objective",
+        "efficiency",
+        "Jain",
+        "worst SI",
+        "envy",
+        "SI",
+        "EF",
+        "PE"
     );
     for r in reports {
         let p = &r.properties;
-        println!(
+        out!(
             "{:<22} {:>11.5} {:>11.5} {:>9.4} {:>11.5} {:>6.3} {:>4} {:>4} {:>4}",
             r.policy,
             r.objective,

@@ -159,3 +159,20 @@ fn max_sum_on_gavel_measurements_breaks_si_and_ef() {
     assert!(!report.sharing_incentive.holds);
     assert!(report.envy_freeness.pair.is_some());
 }
+
+#[test]
+fn gavel_max_sum_counts_a_multi_gpu_job_at_its_whole_throughput() {
+    // Two V100s. Job a: 1 step/s per GPU on 2 GPUs (Gavel's whole-job throughput 2); job b:
+    // 0.8 per GPU on 1 GPU. Both GPUs to a give 2.0 steps/s; one each gives 1.8. Dividing a's
+    // throughput by its scale factor (as if T were whole-job figures) would wrongly prefer b.
+    let inst = scenario(
+        r#"{"gpu_types": [{"name": "v100", "count": 2}],
+            "tenants": [{"name": "a", "throughput": [1.0], "max_gpus": 2},
+                        {"name": "b", "throughput": [0.8], "max_gpus": 1}]}"#,
+    )
+    .instance()
+    .unwrap();
+    let sol = solve("gavel-max-sum", &inst);
+    assert!(close(sol.objective, 2.0), "{}", sol.objective);
+    assert!(close(sol.allocation.gpus[0][0], 2.0));
+}

@@ -100,18 +100,19 @@ fn gavel_rounds_follow_allocation_over_received_time() {
 
 #[test]
 fn an_allocation_waits_for_its_reallocation_interval() {
-    // Max sum is indifferent between two identical jobs and the simplex returns a vertex: one
-    // job gets the whole GPU (x = 1), the other x = 0. The first finishes at 720 s; the
-    // allocation may only be recomputed 1,920 s after the last one, i.e. at the round starting
-    // at 2160 s (rounds 720, 1080, ... idle), so the second runs 2160..2880 (Gavel's semantics).
+    // One V100; job 0 runs at 2 steps/s, job 1 at 1. Max sum gives the GPU to job 0 alone
+    // (x = 1 and 0, the unique optimum); job 0 finishes its 720 steps at 360 s. The allocation
+    // may only be recomputed 1,920 s after the last one, i.e. at the round starting at 2160 s
+    // (rounds from 360 s are idle), so job 1 runs 2160..2880 (Gavel's semantics).
     let jobs = [
-        job(0, "a", 0.0, 720.0, &[1.0]),
+        job(0, "a", 0.0, 720.0, &[2.0]),
         job(1, "b", 0.0, 720.0, &[1.0]),
     ];
-    let mut done = finishes(&run("gavel-max-sum", "v100=1", &jobs));
-    done.sort_by(f64::total_cmp);
-    assert_eq!(done, [720.0, 2880.0]);
-    // Recomputing at every change instead: the second job starts at once.
+    assert_eq!(
+        finishes(&run("gavel-max-sum", "v100=1", &jobs)),
+        [360.0, 2880.0]
+    );
+    // Recomputing at every change instead: job 1 starts at 360 s and ends at 1080 s.
     let cluster = Cluster::parse("v100=1").unwrap();
     let config = SimConfig {
         reallocation_interval_s: 0.0,
@@ -119,9 +120,7 @@ fn an_allocation_waits_for_its_reallocation_interval() {
     };
     let mut scheduler = schedulers::by_name("gavel-max-sum", &config).unwrap();
     let r = simulate(&cluster, &jobs, scheduler.as_mut(), &config, &mut |_, _| {}).unwrap();
-    let mut done = finishes(&r);
-    done.sort_by(f64::total_cmp);
-    assert_eq!(done, [720.0, 1440.0]);
+    assert_eq!(finishes(&r), [360.0, 1080.0]);
 }
 
 #[test]

@@ -1,13 +1,13 @@
-use super::base::{scale_factor, AllocationLp};
+use super::base::AllocationLp;
 use super::{Policy, PolicyError, Solution};
 use crate::lp::Lp;
 use crate::Instance;
 
-/// Gavel's maximum total throughput, in raw units (no scale factor in the objective):
+/// Gavel's maximum total throughput, in raw units (no normalisation):
 ///
 /// ```text
-/// maximise   sum_ij T_ij x_ij   =  sum_ij T_ij g_ij / s_i
-/// subject to base constraints
+/// maximise   sum_ij T_ij g_ij            (T per GPU; = Gavel's sum_ij T'_ij x_ij, where
+/// subject to base constraints             T'_ij = s_i T_ij is the whole job's throughput)
 /// ```
 pub struct GavelMaxSum;
 
@@ -21,9 +21,7 @@ impl Policy for GavelMaxSum {
     }
 
     fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
-        let m = AllocationLp::new(Lp::maximize(), inst, |i, j| {
-            inst.throughput[i][j] / scale_factor(inst, i)
-        });
+        let m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.throughput[i][j]);
         let sol = m.lp.solve()?;
         Ok(Solution {
             objective: sol.objective(),

@@ -22,9 +22,16 @@ use std::collections::{BTreeMap, BTreeSet};
 /// throughput on a type is the mean per-GPU rate of its active jobs, its cap the sum of their
 /// scale factors; its allocation g_tj is shared equally in time by its active jobs,
 /// x_ij = g_tj / (m_t s_i) (scaled down so sum_j x_ij <= 1).
+///
+/// For speed, policies whose objective is symmetric in identical jobs (LAS, agnostic LAS, water
+/// filling, max-sum, equal share) solve one party per job class — same model, scale factor and
+/// rates — with weight m and cap m s for its m jobs: averaging an optimal solution over the
+/// class's jobs keeps it feasible and optimal, so the optimum is the same while the LP has
+/// classes, not jobs, as rows. FTF and the isolated share depend on the job count and stay
+/// per job.
 pub struct GavelRounds {
     policy: &'static dyn Policy,
-    tenant_level: bool,
+    parties: Parties,
     interval: f64,
     last_computed: Option<f64>,
     allocated_for: BTreeSet<usize>,
@@ -40,8 +47,13 @@ impl GavelRounds {
                 super::names().join(", ")
             ))
         })?;
+        let parties = match policy.name() {
+            "oef-coop" | "oef-noncoop" => Parties::Tenants,
+            "gavel-ftf" | "isolated" => Parties::Jobs,
+            _ => Parties::JobClasses,
+        };
         Ok(GavelRounds {
-            tenant_level: matches!(policy.name(), "oef-coop" | "oef-noncoop"),
+            parties,
             policy,
             interval: reallocation_interval_s,
             last_computed: None,
@@ -61,16 +73,21 @@ impl GavelRounds {
                 count: cluster.gpus_of_type(j),
             })
             .collect();
-        // Parties: jobs, or tenants with their jobs.
+        // Parties: tenants, job classes or single jobs, each with its active jobs.
         let mut parties: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for s in view.active {
-            let key = if self.tenant_level {
-                view.jobs[s.job].tenant.clone()
-            } else {
-                format!("job {}", view.jobs[s.job].id)
+            let job = &view.jobs[s.job];
+            let key = match self.parties {
+                Parties::Tenants => job.tenant.clone(),
+                Parties::Jobs => format!("job {}", job.id),
+                Parties::JobClasses => {
+                    let bits: Vec<u64> = job.rate.iter().map(|r| r.to_bits()).collect();
+                    format!("{} x{} {bits:?}", job.job_type, job.scale_factor)
+                }
             };
             parties.entry(key).or_default().push(s.job);
         }
+        let weighted = self.parties == Parties::JobClasses;
         let tenants: Vec<Tenant> = parties
             .iter()
             .map(|(name, members)| {
@@ -90,10 +107,11 @@ impl GavelRounds {
                     })
                     .collect();
                 let cap: u32 = members.iter().map(|&i| view.jobs[i].scale_factor).sum();
+                let weight = if weighted { members.len() as f64 } else { 1.0 };
                 Tenant {
                     name: name.clone(),
                     throughput,
-                    weight: 1.0,
+                    weight,
                     max_gpus: Some(f64::from(cap)),
                 }
             })
@@ -190,4 +208,15 @@ impl Scheduler for GavelRounds {
         }
         Ok(placements)
     }
+}
+
+/// Who the allocation policy sees as its tenants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Parties {
+    /// The jobs' tenants (OEF is about tenants).
+    Tenants,
+    /// Each job (policies whose per-job shares depend on how many jobs there are).
+    Jobs,
+    /// Classes of identical jobs, weighted by their size (same optimum as per job, faster).
+    JobClasses,
 }
