@@ -23,6 +23,11 @@ impl GpuPool {
         }
     }
 
+    /// No GPU left to give this round.
+    pub fn is_empty(&self) -> bool {
+        self.free.iter().all(Vec::is_empty)
+    }
+
     pub fn free_on_type(&self, gpu_type: usize) -> u32 {
         self.servers_of(gpu_type)
             .map(|s| self.free[s].len() as u32)

@@ -61,3 +61,20 @@ async fn a_name_with_markup_renders_as_text() {
         .unwrap()
         .starts_with("<img src=x onerror"));
 }
+
+/// The simulator's synthetic workload must be bit-identical in wasm and natively for a seed:
+/// the same digest as crates/fairground-sim/tests/invariants.rs asserts natively.
+#[wasm_bindgen_test]
+fn synthetic_workload_is_identical_to_native() {
+    use fairground_sim::workload::{digest, synthetic, SyntheticConfig};
+    use fairground_sim::{Cluster, ThroughputTable};
+    let cluster = Cluster::parse("v100=4,p100=4,k80=4").unwrap();
+    let cfg = SyntheticConfig {
+        jobs: 200,
+        jobs_per_hour: 3.0,
+        seed: 42,
+        tenants: 3,
+    };
+    let jobs = synthetic(&cfg, &ThroughputTable::builtin(), &cluster.types).unwrap();
+    assert_eq!(digest(&jobs), 6075059981721869792);
+}

@@ -198,6 +198,9 @@ impl Scheduler for GavelRounds {
         let mut placed = BTreeSet::new();
         let mut placements = Vec::new();
         for (_, i, j) in pairs {
+            if pool.is_empty() {
+                break;
+            }
             if placed.contains(&i) {
                 continue;
             }

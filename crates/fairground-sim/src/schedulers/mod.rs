@@ -99,6 +99,9 @@ pub fn greedy_fastest(view: &RoundView, order: &[usize]) -> Vec<Placement> {
     let mut pool = GpuPool::new(view.cluster);
     let mut placements = Vec::new();
     for &k in order {
+        if pool.is_empty() {
+            break;
+        }
         let state = &view.active[k];
         let job = &view.jobs[state.job];
         let mut types: Vec<usize> = (0..view.cluster.types.len())
