@@ -186,133 +186,203 @@ pub fn simulate(
     config: &SimConfig,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SimResult, SimError> {
-    validate(cluster, jobs, config)?;
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
-    order.sort_by(|&a, &b| {
-        jobs[a]
-            .arrival
-            .total_cmp(&jobs[b].arrival)
-            .then(jobs[a].id.cmp(&jobs[b].id))
-    });
-    let runnable: Vec<bool> = jobs.iter().map(|j| j.best_rate(cluster) > 0.0).collect();
-    let total_runnable = runnable.iter().filter(|&&r| r).count();
-    let mut recorder = Recorder::new(cluster, jobs, config.gantt_max_jobs);
-    let mut last_pieces: Vec<Option<GpusHeld>> = vec![None; jobs.len()];
-    let mut ran_before = vec![false; jobs.len()];
-    let mut active: Vec<JobState> = Vec::new();
-    let mut next = 0;
-    let mut t = 0.0;
-    let mut idle_rounds = 0;
-    let mut done = 0;
-    loop {
-        while next < order.len() && jobs[order[next]].arrival <= t {
-            let i = order[next];
-            if runnable[i] {
-                active.push(JobState {
+    let mut sim = Simulation::new(cluster, jobs, config)?;
+    let mut reported = 0;
+    while !sim.step(scheduler, 1)? {
+        let (done, total) = sim.progress();
+        if done != reported {
+            reported = done;
+            progress(done, total);
+        }
+    }
+    Ok(sim.finish(scheduler.name()))
+}
+
+/// A simulation that runs in steps, so a caller can report progress and stop it between steps
+/// (the playground's worker does).
+pub struct Simulation<'a> {
+    cluster: &'a Cluster,
+    jobs: &'a [Job],
+    config: &'a SimConfig,
+    order: Vec<usize>,
+    runnable: Vec<bool>,
+    total_runnable: usize,
+    recorder: Recorder,
+    last_pieces: Vec<Option<GpusHeld>>,
+    ran_before: Vec<bool>,
+    active: Vec<JobState>,
+    next: usize,
+    t: f64,
+    idle_rounds: usize,
+    done: usize,
+    over: bool,
+}
+
+impl<'a> Simulation<'a> {
+    pub fn new(
+        cluster: &'a Cluster,
+        jobs: &'a [Job],
+        config: &'a SimConfig,
+    ) -> Result<Simulation<'a>, SimError> {
+        validate(cluster, jobs, config)?;
+        let mut order: Vec<usize> = (0..jobs.len()).collect();
+        order.sort_by(|&a, &b| {
+            jobs[a]
+                .arrival
+                .total_cmp(&jobs[b].arrival)
+                .then(jobs[a].id.cmp(&jobs[b].id))
+        });
+        let runnable: Vec<bool> = jobs.iter().map(|j| j.best_rate(cluster) > 0.0).collect();
+        Ok(Simulation {
+            cluster,
+            jobs,
+            config,
+            order,
+            total_runnable: runnable.iter().filter(|&&r| r).count(),
+            runnable,
+            recorder: Recorder::new(cluster, jobs, config.gantt_max_jobs),
+            last_pieces: vec![None; jobs.len()],
+            ran_before: vec![false; jobs.len()],
+            active: Vec::new(),
+            next: 0,
+            t: 0.0,
+            idle_rounds: 0,
+            done: 0,
+            over: false,
+        })
+    }
+
+    /// (jobs finished, jobs that can run).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done, self.total_runnable)
+    }
+
+    /// Runs up to `rounds` rounds; true once every runnable job has finished.
+    pub fn step(&mut self, scheduler: &mut dyn Scheduler, rounds: usize) -> Result<bool, SimError> {
+        for _ in 0..rounds {
+            if self.over || !self.round(scheduler)? {
+                self.over = true;
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The result so far (complete once `step` has returned true).
+    pub fn finish(self, policy: String) -> SimResult {
+        self.recorder
+            .result(policy, self.cluster, self.jobs, &self.runnable)
+    }
+
+    /// Admits arrivals and runs one round; false when there is nothing left to do.
+    fn round(&mut self, scheduler: &mut dyn Scheduler) -> Result<bool, SimError> {
+        let (cluster, jobs, config) = (self.cluster, self.jobs, self.config);
+        let t = self.t;
+        while self.next < self.order.len() && jobs[self.order[self.next]].arrival <= t {
+            let i = self.order[self.next];
+            if self.runnable[i] {
+                self.active.push(JobState {
                     job: i,
                     remaining_steps: jobs[i].total_steps,
                     attained_gpu_s: 0.0,
                     time_on_type: vec![0.0; cluster.types.len()],
                 });
             }
-            next += 1;
+            self.next += 1;
         }
-        if active.is_empty() {
-            match order.get(next) {
+        if self.active.is_empty() {
+            return Ok(match self.order.get(self.next) {
                 Some(&i) => {
-                    t = jobs[i].arrival;
-                    continue;
+                    self.t = jobs[i].arrival;
+                    true
                 }
-                None => break,
-            }
+                None => false,
+            });
         }
         let view = RoundView {
             now: t,
             round_s: config.round_s,
             cluster,
             jobs,
-            active: &active,
+            active: &self.active,
         };
         let placements = scheduler.schedule(&view)?;
-        check_placements(cluster, jobs, &active, &placements)?;
+        check_placements(cluster, jobs, &self.active, &placements)?;
 
         // When each placed job would finish if the round were long enough.
         let mut runs = Vec::with_capacity(placements.len());
         for p in &placements {
-            let state = active
+            let state = self
+                .active
                 .iter()
                 .position(|s| s.job == p.job)
                 .unwrap_or_default();
             let rate = placement_rate(cluster, &jobs[p.job], p);
-            let key: Vec<(usize, Vec<u32>)> = p
+            let key: GpusHeld = p
                 .pieces
                 .iter()
                 .map(|x| (x.server, x.gpus.clone()))
                 .collect();
-            let moved = last_pieces[p.job].as_ref() != Some(&key);
-            let overhead = if ran_before[p.job] && moved {
+            let moved = self.last_pieces[p.job].as_ref() != Some(&key);
+            let overhead = if self.ran_before[p.job] && moved {
                 config.restart_overhead_s
             } else {
                 0.0
             };
-            let finish = t + overhead + active[state].remaining_steps / rate;
+            let finish = t + overhead + self.active[state].remaining_steps / rate;
             runs.push((state, rate, overhead, finish, key));
         }
         let end = if runs.is_empty() {
-            idle_rounds += 1;
-            if idle_rounds > config.max_idle_rounds {
+            self.idle_rounds += 1;
+            if self.idle_rounds > config.max_idle_rounds {
                 return Err(SimError::Stalled(format!(
                     "{} jobs waited {} rounds with none placed (at t = {t:.0} s)",
-                    active.len(),
+                    self.active.len(),
                     config.max_idle_rounds
                 )));
             }
             t + config.round_s
         } else {
-            idle_rounds = 0;
+            self.idle_rounds = 0;
             let last_finish = runs.iter().map(|r| r.3).fold(f64::NEG_INFINITY, f64::max);
             last_finish.min(t + config.round_s)
         };
-        recorder.contention(t, end, &active);
+        self.recorder.contention(t, end, &self.active);
 
         let mut finished = Vec::new();
         for (p, (state, rate, overhead, finish, key)) in placements.iter().zip(runs) {
             let held_until = finish.min(end);
             let ran = (held_until - t - overhead).max(0.0);
-            let s = &mut active[state];
+            let s = &mut self.active[state];
             let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
             s.attained_gpu_s += gpus as f64 * (held_until - t);
             for piece in &p.pieces {
                 s.time_on_type[cluster.servers[piece.server].gpu_type] += held_until - t;
             }
-            recorder.held(cluster, jobs, p, t, held_until);
             if finish <= end + 1e-9 {
                 s.remaining_steps = 0.0;
-                recorder.finish(p.job, finish);
+                self.recorder.finish(p.job, finish);
                 finished.push(state);
             } else {
                 s.remaining_steps = (s.remaining_steps - rate * ran).max(0.0);
             }
-            recorder.start(p.job, t);
-            ran_before[p.job] = true;
-            last_pieces[p.job] = Some(key);
+            self.recorder.held(cluster, jobs, p, t, held_until);
+            self.recorder.start(p.job, t);
+            self.ran_before[p.job] = true;
+            self.last_pieces[p.job] = Some(key);
         }
         // Jobs not placed this round lose their GPUs (a later start elsewhere pays the overhead).
-        for s in &active {
+        for s in &self.active {
             if !placements.iter().any(|p| p.job == s.job) {
-                last_pieces[s.job] = None;
+                self.last_pieces[s.job] = None;
             }
         }
         finished.sort_unstable();
-        let any_finished = !finished.is_empty();
         for k in finished.into_iter().rev() {
-            active.remove(k);
-            done += 1;
+            self.active.remove(k);
+            self.done += 1;
         }
-        if any_finished {
-            progress(done, total_runnable);
-        }
-        t = end;
+        self.t = end;
+        Ok(true)
     }
-    Ok(recorder.result(scheduler.name(), cluster, jobs, &runnable))
 }

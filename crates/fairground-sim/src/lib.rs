@@ -13,7 +13,7 @@ pub mod schedulers;
 pub mod throughputs;
 pub mod workload;
 
-pub use engine::{simulate, SimConfig};
+pub use engine::{simulate, SimConfig, Simulation};
 pub use metrics::SimResult;
 pub use model::{Cluster, Job, Server, SimError};
 pub use schedulers::{Placement, RoundView, Scheduler};
