@@ -1,6 +1,8 @@
 use crate::components::{
-    AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, Scatter, UtilityChart,
+    AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, Scatter, SimulateTab,
+    UtilityChart,
 };
+use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results};
 use crate::worker::{SolveRequest, SolveTask};
 use crate::{codec, export, storage};
@@ -11,6 +13,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew::UseReducerDispatcher;
 use yew_agent::oneshot::{use_oneshot_runner, OneshotProvider};
+use yew_agent::reactor::ReactorProvider;
 
 /// A solve that has not answered by then is reported (the worker may have crashed).
 const WATCHDOG_MS: u32 = 30_000;
@@ -86,7 +89,9 @@ pub fn App() -> Html {
     html! {
         // Relative, so the playground also works under a sub-path of a documentation site.
         <OneshotProvider<SolveTask> path="fairground-worker.js">
-            <Playground />
+            <ReactorProvider<SimulateReactor> path="fairground-sim-worker.js">
+                <Playground />
+            </ReactorProvider<SimulateReactor>>
         </OneshotProvider<SolveTask>>
     }
 }
@@ -162,16 +167,33 @@ fn Playground() -> Html {
         );
     }
 
+    // The simulator tab mounts on first visit and then stays, so a run survives switching away.
+    let simulating = use_state(|| false);
+    let sim_opened = use_state(|| false);
+    let show_tab = |sim: bool| {
+        let (simulating, sim_opened) = (simulating.clone(), sim_opened.clone());
+        Callback::from(move |_: MouseEvent| {
+            simulating.set(sim);
+            if sim {
+                sim_opened.set(true);
+            }
+        })
+    };
     let results = state.results.clone();
     let single = results.as_ref().and_then(|r| find_report(r, &state.policy));
     let body = if embed {
         html! { <ResultsView state={state.clone()} /> }
     } else {
         html! {
-            <div class="layout">
-                <Editor state={state.clone()} />
-                <ResultsView state={state.clone()} />
-            </div>
+            <>
+                <div class="layout" hidden={*simulating}>
+                    <Editor state={state.clone()} />
+                    <ResultsView state={state.clone()} />
+                </div>
+                if *sim_opened {
+                    <div hidden={!*simulating}><SimulateTab /></div>
+                }
+            </>
         }
     };
     html! {
@@ -180,7 +202,13 @@ fn Playground() -> Html {
                 <header>
                     <h1>{ "Fairground" }</h1>
                     <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
-                    <Toolbar state={state.clone()} report={single.clone()} />
+                    <nav class="tabs segmented" aria-label="views">
+                        <button type="button" aria-pressed={(!*simulating).to_string()} onclick={show_tab(false)} data-testid="tab-allocation">{ "Allocation" }</button>
+                        <button type="button" aria-pressed={simulating.to_string()} onclick={show_tab(true)} data-testid="tab-simulation">{ "Simulation" }</button>
+                    </nav>
+                    if !*simulating {
+                        <Toolbar state={state.clone()} report={single.clone()} />
+                    }
                 </header>
             }
             if let Some(notice) = &state.notice {

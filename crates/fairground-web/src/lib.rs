@@ -11,6 +11,7 @@ pub mod export;
 pub mod palette;
 pub mod paste;
 pub mod scale;
+pub mod sim_worker;
 pub mod state;
 pub mod storage;
 pub mod worker;

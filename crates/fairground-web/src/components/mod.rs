@@ -7,6 +7,9 @@ mod chart_frame;
 mod compare;
 mod editor;
 mod envy_heatmap;
+mod gantt;
+pub mod line_chart;
+mod simulate_tab;
 mod utility_chart;
 
 pub use allocation_chart::{AllocationChart, AllocationChartProps};
@@ -15,6 +18,9 @@ pub use chart_frame::ChartFrame;
 pub use compare::{CompareTable, Scatter};
 pub use editor::Editor;
 pub use envy_heatmap::EnvyHeatmap;
+pub use gantt::Gantt;
+pub use line_chart::LineChart;
+pub use simulate_tab::SimulateTab;
 pub use utility_chart::UtilityChart;
 
 /// Keeps long user-given names from overrunning a chart; the full name stays in the tooltip.

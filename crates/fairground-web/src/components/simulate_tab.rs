@@ -1,0 +1,401 @@
+use super::{ChartFrame, Gantt, LineChart};
+use crate::components::line_chart::{cdf, downsample};
+use crate::sim_worker::{SimInput, SimOutput, SimRequest, SimulateReactor, Workload};
+use fairground_sim::metrics::SimResult;
+use fairground_sim::workload::SyntheticConfig;
+use fairground_sim::Cluster;
+use std::rc::Rc;
+use yew::prelude::*;
+use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
+
+/// Policies offered, with those ticked at first.
+const POLICIES: [(&str, bool); 8] = [
+    ("fifo", true),
+    ("srtf", false),
+    ("las", false),
+    ("gavel-las", true),
+    ("gavel-max-sum", false),
+    ("gavel-ftf", false),
+    ("oef-coop", true),
+    ("oef-noncoop", false),
+];
+/// Largest trace accepted from a file (bytes).
+const MAX_TRACE: f64 = 1024.0 * 1024.0;
+
+/// Where a run is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunState {
+    Idle,
+    Running {
+        policies: Vec<String>,
+        progress: Vec<(usize, usize)>,
+    },
+    Done {
+        results: Vec<Result<SimResult, String>>,
+        cluster: Cluster,
+    },
+    Failed(String),
+    Cancelled,
+}
+
+pub enum RunAction {
+    Start(Vec<String>, Cluster),
+    Output(SimOutput),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    pub state: RunState,
+    cluster: Option<Cluster>,
+}
+
+impl Reducible for Run {
+    type Action = RunAction;
+
+    fn reduce(self: Rc<Self>, action: RunAction) -> Rc<Self> {
+        let cluster = self.cluster.clone();
+        let state = match (action, &self.state) {
+            (RunAction::Start(policies, cluster), _) => {
+                let progress = vec![(0, 0); policies.len()];
+                return Rc::new(Run {
+                    state: RunState::Running { policies, progress },
+                    cluster: Some(cluster),
+                });
+            }
+            (
+                RunAction::Output(SimOutput::Progress {
+                    policy,
+                    done,
+                    total,
+                }),
+                RunState::Running { policies, progress },
+            ) => {
+                let mut progress = progress.clone();
+                if let Some(p) = progress.get_mut(policy) {
+                    *p = (done, total);
+                }
+                RunState::Running {
+                    policies: policies.clone(),
+                    progress,
+                }
+            }
+            (RunAction::Output(SimOutput::Done(results)), _) => RunState::Done {
+                results,
+                cluster: cluster.clone().unwrap_or(Cluster {
+                    types: vec![],
+                    servers: vec![],
+                }),
+            },
+            (RunAction::Output(SimOutput::Failed(why)), _) => RunState::Failed(why),
+            (RunAction::Output(SimOutput::Cancelled), _) => RunState::Cancelled,
+            (RunAction::Output(SimOutput::Progress { .. }), _) => return self,
+        };
+        Rc::new(Run { state, cluster })
+    }
+}
+
+fn number_input(label: &str, testid: &str, value: &UseStateHandle<String>) -> Html {
+    let value_handle = value.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        value_handle.set(input.value());
+    });
+    html! {
+        <label>{ label }
+            <input class="cell numeric" type="text" inputmode="decimal" value={(**value).clone()}
+                   {oninput} data-testid={testid.to_string()} aria-label={label.to_string()} />
+        </label>
+    }
+}
+
+/// The simulator: configure a cluster and a workload, pick policies, run in the worker.
+#[component]
+pub fn SimulateTab() -> Html {
+    let cluster = use_state(|| "v100=4,p100=4,k80=4".to_string());
+    let jobs = use_state(|| "40".to_string());
+    let rate = use_state(|| "4".to_string());
+    let seed = use_state(|| "0".to_string());
+    let tenants = use_state(|| "4".to_string());
+    let round = use_state(|| "360".to_string());
+    let trace = use_state(|| None::<(String, String)>);
+    let chosen = use_state(|| {
+        POLICIES
+            .iter()
+            .filter(|p| p.1)
+            .map(|p| p.0.to_string())
+            .collect::<Vec<_>>()
+    });
+    let form_error = use_state(|| None::<String>);
+    let run = use_reducer(|| Run {
+        state: RunState::Idle,
+        cluster: None,
+    });
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let bridge = {
+        let run = run.dispatcher();
+        use_reactor_bridge::<SimulateReactor, _>(move |event| {
+            if let ReactorEvent::Output(output) = event {
+                run.dispatch(RunAction::Output(output));
+            }
+        })
+    };
+    let running = matches!(run.state, RunState::Running { .. });
+
+    let on_run = {
+        let (cluster, jobs, rate, seed, tenants, round, trace, chosen, form_error, run, bridge) = (
+            cluster.clone(),
+            jobs.clone(),
+            rate.clone(),
+            seed.clone(),
+            tenants.clone(),
+            round.clone(),
+            trace.clone(),
+            chosen.clone(),
+            form_error.clone(),
+            run.clone(),
+            bridge.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let parse = |text: &str, what: &str| -> Result<f64, String> {
+                crate::paste::parse_number(text)
+                    .filter(|v| v.is_finite() && *v > 0.0)
+                    .ok_or(format!("{what}: '{text}' should be a number > 0"))
+            };
+            let request = (|| -> Result<(SimRequest, Cluster), String> {
+                let parsed = Cluster::parse(&cluster).map_err(|e| e.to_string())?;
+                let workload = match &*trace {
+                    Some((name, text)) => Workload::Trace {
+                        name: name.clone(),
+                        text: text.clone(),
+                    },
+                    None => {
+                        let n = parse(&jobs, "jobs")?;
+                        if n > 5000.0 || n.fract() != 0.0 {
+                            return Err("jobs: a whole number up to 5,000 in the browser (use the CLI for more)".into());
+                        }
+                        Workload::Synthetic(SyntheticConfig {
+                            jobs: n as usize,
+                            jobs_per_hour: parse(&rate, "jobs per hour")?,
+                            seed: crate::paste::parse_number(&seed)
+                                .filter(|s| *s >= 0.0 && s.fract() == 0.0)
+                                .ok_or("seed: a whole number >= 0")?
+                                as u64,
+                            tenants: parse(&tenants, "tenants")? as usize,
+                        })
+                    }
+                };
+                if chosen.is_empty() {
+                    return Err("pick at least one policy".into());
+                }
+                let request = SimRequest {
+                    cluster: (*cluster).clone(),
+                    workload,
+                    policies: (*chosen).clone(),
+                    round_s: parse(&round, "round length")?,
+                };
+                Ok((request, parsed))
+            })();
+            match request {
+                Ok((request, parsed)) => {
+                    form_error.set(None);
+                    run.dispatch(RunAction::Start(request.policies.clone(), parsed));
+                    bridge.send(SimInput::Run(request));
+                }
+                Err(why) => form_error.set(Some(why)),
+            }
+        })
+    };
+    let on_cancel = {
+        let bridge = bridge.clone();
+        Callback::from(move |_: MouseEvent| bridge.send(SimInput::Cancel))
+    };
+    let on_trace = {
+        let (trace, form_error) = (trace.clone(), form_error.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            if file.size() > MAX_TRACE {
+                form_error.set(Some(format!(
+                    "{} is over the 1 MB limit for traces in the browser",
+                    file.name()
+                )));
+                return;
+            }
+            let name = file.name();
+            let (trace, form_error) = (trace.clone(), form_error.clone());
+            let task =
+                gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
+                    match text {
+                        Ok(text) => trace.set(Some((name, text))),
+                        Err(e) => form_error.set(Some(format!("{name}: {e}"))),
+                    }
+                });
+            *reader.borrow_mut() = Some(task);
+        })
+    };
+    let clear_trace = {
+        let trace = trace.clone();
+        Callback::from(move |_: MouseEvent| trace.set(None))
+    };
+    let on_cluster = {
+        let cluster = cluster.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            cluster.set(input.value());
+        })
+    };
+
+    html! {
+        <section class="simulate" aria-label="Simulator" data-testid="simulate-tab">
+            <div class="sim-form">
+                <label>{ "Cluster (GPUs per type) " }
+                    <input class="cell" type="text" value={(*cluster).clone()} oninput={on_cluster} data-testid="sim-cluster" aria-label="cluster" />
+                </label>
+                if let Some((name, _)) = &*trace {
+                    <p>{ format!("Trace: {name} ") }<button type="button" onclick={clear_trace}>{ "use the synthetic workload" }</button></p>
+                } else {
+                    <div class="sim-synthetic">
+                        <span>{ "Gavel's synthetic workload:" }</span>
+                        { number_input("jobs", "sim-jobs", &jobs) }
+                        { number_input("jobs per hour", "sim-rate", &rate) }
+                        { number_input("seed", "sim-seed", &seed) }
+                        { number_input("tenants", "sim-tenants", &tenants) }
+                    </div>
+                }
+                <label class="file-button">{ "Upload a trace (Gavel .trace or .csv)" }
+                    <input type="file" accept=".trace,.csv,.tsv,text/plain" onchange={on_trace} data-testid="sim-trace" />
+                </label>
+                { number_input("round (s)", "sim-round", &round) }
+                <fieldset class="sim-policies">
+                    <legend>{ "Policies" }</legend>
+                    { for POLICIES.iter().map(|(name, _)| {
+                        let chosen = chosen.clone();
+                        let name = name.to_string();
+                        let checked = chosen.contains(&name);
+                        let toggle = {
+                            let name = name.clone();
+                            Callback::from(move |_: Event| {
+                                let mut next = (*chosen).clone();
+                                if let Some(k) = next.iter().position(|n| *n == name) { next.remove(k); } else { next.push(name.clone()); }
+                                chosen.set(next);
+                            })
+                        };
+                        html! { <label><input type="checkbox" {checked} onchange={toggle} data-testid={format!("sim-policy-{name}")} />{ name }</label> }
+                    }) }
+                </fieldset>
+                <div class="sim-actions">
+                    <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
+                    <button type="button" onclick={on_cancel} disabled={!running} data-testid="sim-cancel">{ "Cancel" }</button>
+                </div>
+                if let Some(why) = &*form_error {
+                    <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
+                }
+                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones)." }</p>
+            </div>
+            { run_view(&run.state) }
+        </section>
+    }
+}
+
+fn run_view(state: &RunState) -> Html {
+    match state {
+        RunState::Idle => html! {},
+        RunState::Cancelled => {
+            html! { <p class="notice" data-testid="sim-status">{ "Cancelled." }</p> }
+        }
+        RunState::Failed(why) => {
+            html! { <p class="errors" role="alert" data-testid="sim-status">{ why }</p> }
+        }
+        RunState::Running { policies, progress } => html! {
+            <div data-testid="sim-status" aria-live="polite">
+                { for policies.iter().zip(progress).map(|(name, (done, total))| html! {
+                    <label class="sim-progress">{ format!("{name} ") }
+                        <progress max={(*total).max(1).to_string()} value={done.to_string()}></progress>
+                        { format!(" {done}/{total}") }
+                    </label>
+                }) }
+            </div>
+        },
+        RunState::Done { results, cluster } => results_view(results, cluster),
+    }
+}
+
+fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Html {
+    let ok: Vec<&SimResult> = results.iter().flatten().collect();
+    let failures: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    let cdfs: Vec<(String, Vec<(f64, f64)>)> = ok
+        .iter()
+        .map(|r| {
+            let jcts: Vec<f64> = r
+                .jobs
+                .iter()
+                .filter_map(|j| j.jct_s.map(|s| s / 3600.0))
+                .collect();
+            (r.policy.clone(), downsample(&cdf(&jcts), 600))
+        })
+        .collect();
+    let gpus: Vec<f64> = (0..cluster.types.len())
+        .map(|j| f64::from(cluster.gpus_of_type(j)))
+        .collect();
+    let total: f64 = gpus.iter().sum();
+    let utilisation: Vec<(String, Vec<(f64, f64)>)> = ok
+        .iter()
+        .map(|r| {
+            let points: Vec<(f64, f64)> = r
+                .utilization_over_time
+                .iter()
+                .map(|s| {
+                    (
+                        (s.t0 + s.t1) / 7200.0,
+                        s.busy.iter().zip(&gpus).map(|(b, n)| b * n).sum::<f64>() / total.max(1.0),
+                    )
+                })
+                .collect();
+            (r.policy.clone(), downsample(&points, 300))
+        })
+        .collect();
+    let gantt = ok.iter().find(|r| !r.gantt.is_empty());
+    let server_types: Vec<String> = cluster
+        .servers
+        .iter()
+        .map(|s| cluster.types[s.gpu_type].clone())
+        .collect();
+    let hours = |s: f64| format!("{:.2}", s / 3600.0);
+    html! {
+        <div class="sim-results" data-testid="sim-results">
+            if !failures.is_empty() {
+                <ul class="errors" role="alert">{ for failures.iter().map(|f| html! { <li>{ f.as_str() }</li> }) }</ul>
+            }
+            <table class="compare-table" data-testid="sim-table">
+                <thead><tr>
+                    <th>{ "policy" }</th><th>{ "done" }</th><th title="jobs needing more GPUs than any type has">{ "can't run" }</th><th>{ "avg JCT h" }</th><th>{ "median h" }</th><th>{ "p99 h" }</th>
+                    <th>{ "makespan h" }</th><th>{ "avg rho" }</th>
+                    { for cluster.types.iter().map(|t| html! { <th>{ format!("util {t}") }</th> }) }
+                </tr></thead>
+                <tbody>{ for ok.iter().map(|r| html! {
+                    <tr data-policy={r.policy.clone()}>
+                        <td>{ &r.policy }</td><td class="done">{ r.jobs_completed }</td>
+                        <td class="unschedulable">{ r.jobs_unschedulable.len() }</td><td class="avg-jct">{ hours(r.avg_jct_s) }</td>
+                        <td>{ hours(r.median_jct_s) }</td><td>{ hours(r.p99_jct_s) }</td><td>{ hours(r.makespan_s) }</td>
+                        <td>{ format!("{:.3}", r.avg_rho) }</td>
+                        { for r.utilization.iter().map(|u| html! { <td>{ format!("{u:.3}") }</td> }) }
+                    </tr>
+                }) }</tbody>
+            </table>
+            <ChartFrame title="Job completion time, CDF" file="jct-cdf" export=true>
+                <LineChart series={cdfs} x_label="JCT (hours)" y_label="share of jobs" testid="jct-cdf" />
+            </ChartFrame>
+            <ChartFrame title="GPU utilisation over time (all types)" file="utilisation" export=true>
+                <LineChart series={utilisation} x_label="time (hours)" y_label="busy share of GPUs" testid="utilisation" />
+            </ChartFrame>
+            if let Some(r) = gantt {
+                <ChartFrame title={format!("GPUs over time under {}", r.policy)} file="gantt" export=true>
+                    <Gantt bars={r.gantt.clone()} {server_types} />
+                </ChartFrame>
+            }
+        </div>
+    }
+}

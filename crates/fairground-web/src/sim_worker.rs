@@ -1,0 +1,172 @@
+//! The simulation reactor (yew-agent): runs each requested policy in chunks of rounds, sending
+//! progress after each chunk and stopping when a `Cancel` arrives between chunks.
+
+use fairground_sim::metrics::SimResult;
+use fairground_sim::workload::{csv_trace, gavel_trace, synthetic, SyntheticConfig};
+use fairground_sim::{schedulers, Cluster, Job, SimConfig, Simulation, ThroughputTable};
+use futures::{FutureExt, SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use yew_agent::prelude::*;
+
+/// Rounds simulated between two progress messages (and chances to cancel).
+const ROUNDS_PER_CHUNK: usize = 50;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Workload {
+    Synthetic(SyntheticConfig),
+    /// A trace file's name and text (Gavel's TSV, or Fairground's CSV when the name ends in .csv).
+    Trace {
+        name: String,
+        text: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimRequest {
+    /// e.g. `v100=4,p100=4,k80=4`
+    pub cluster: String,
+    pub workload: Workload,
+    pub policies: Vec<String>,
+    pub round_s: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SimInput {
+    Run(SimRequest),
+    Cancel,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SimOutput {
+    Progress {
+        policy: usize,
+        done: usize,
+        total: usize,
+    },
+    Done(Vec<Result<SimResult, String>>),
+    Failed(String),
+    Cancelled,
+}
+
+/// The cluster and jobs of a request, with located errors (the throughputs are the built-in
+/// cited table: the browser has no file of Gavel's).
+pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>), String> {
+    let cluster = Cluster::parse(&req.cluster).map_err(|e| e.to_string())?;
+    let table = ThroughputTable::builtin();
+    let jobs = match &req.workload {
+        Workload::Synthetic(cfg) => synthetic(cfg, &table, &cluster.types),
+        Workload::Trace { name, text } if name.ends_with(".csv") => {
+            csv_trace(text, &table, &cluster.types)
+        }
+        Workload::Trace { text, .. } => gavel_trace(text, &table, &cluster.types),
+    }
+    .map_err(|e| e.to_string())?;
+    if jobs.is_empty() {
+        return Err("the workload has no jobs".into());
+    }
+    Ok((cluster, jobs))
+}
+
+#[reactor]
+pub async fn SimulateReactor(mut scope: ReactorScope<SimInput, SimOutput>) {
+    while let Some(input) = scope.next().await {
+        let SimInput::Run(req) = input else { continue };
+        let output = match prepare(&req) {
+            Err(why) => SimOutput::Failed(why),
+            Ok((cluster, jobs)) => run(&req, &cluster, &jobs, &mut scope).await,
+        };
+        if scope.send(output).await.is_err() {
+            return;
+        }
+    }
+}
+
+async fn run(
+    req: &SimRequest,
+    cluster: &Cluster,
+    jobs: &[Job],
+    scope: &mut ReactorScope<SimInput, SimOutput>,
+) -> SimOutput {
+    let config = SimConfig {
+        round_s: req.round_s,
+        ..SimConfig::default()
+    };
+    let mut results = Vec::new();
+    for (k, name) in req.policies.iter().enumerate() {
+        let mut scheduler = match schedulers::by_name(name, &config) {
+            Ok(s) => s,
+            Err(e) => {
+                results.push(Err(format!("{name}: {e}")));
+                continue;
+            }
+        };
+        let mut sim = match Simulation::new(cluster, jobs, &config) {
+            Ok(sim) => sim,
+            Err(e) => return SimOutput::Failed(e.to_string()),
+        };
+        let outcome = loop {
+            match sim.step(scheduler.as_mut(), ROUNDS_PER_CHUNK) {
+                Err(e) => break Err(format!("{name}: {e}")),
+                Ok(true) => break Ok(()),
+                Ok(false) => {}
+            }
+            let (done, total) = sim.progress();
+            if scope
+                .send(SimOutput::Progress {
+                    policy: k,
+                    done,
+                    total,
+                })
+                .await
+                .is_err()
+            {
+                return SimOutput::Cancelled;
+            }
+            // Let the worker's message queue run, then look for a Cancel without waiting.
+            gloo::timers::future::TimeoutFuture::new(0).await;
+            if let Some(Some(SimInput::Cancel)) = scope.next().now_or_never() {
+                return SimOutput::Cancelled;
+            }
+        };
+        results.push(outcome.map(|()| sim.finish(name.clone())));
+    }
+    SimOutput::Done(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prepares_synthetic_and_trace_workloads_with_located_errors() {
+        let synthetic = SimRequest {
+            cluster: "v100=2,k80=2".into(),
+            workload: Workload::Synthetic(SyntheticConfig {
+                jobs: 10,
+                jobs_per_hour: 4.0,
+                seed: 1,
+                tenants: 2,
+            }),
+            policies: vec!["fifo".into()],
+            round_s: 360.0,
+        };
+        let (cluster, jobs) = prepare(&synthetic).unwrap();
+        assert_eq!((cluster.total_gpus(), jobs.len()), (4, 10));
+        let bad = SimRequest {
+            workload: Workload::Trace {
+                name: "t.csv".into(),
+                text: "tenant,job_type,arrival_s,total_steps,scale_factor\na,A3C,0,x,1\n".into(),
+            },
+            ..synthetic.clone()
+        };
+        assert_eq!(
+            prepare(&bad).unwrap_err(),
+            "CSV line 2: 'x' in column 'total_steps' is not a number"
+        );
+        let bad_cluster = SimRequest {
+            cluster: "v100".into(),
+            ..synthetic
+        };
+        assert!(prepare(&bad_cluster).unwrap_err().contains("TYPE=GPUS"));
+    }
+}
