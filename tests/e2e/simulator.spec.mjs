@@ -23,10 +23,10 @@ test('runs the default workload under three policies and charts it', async ({ pa
   await expect(page.locator('[data-testid=jct-cdf] polyline.series')).toHaveCount(3);
   await expect(page.locator('[data-testid=utilisation] polyline.series')).toHaveCount(3);
   expect(await page.locator('[data-testid=gantt] rect.gantt-bar').count()).toBeGreaterThan(40);
+  await page.screenshot({ path: 'tests/output/simulator.png', fullPage: true });
   // The allocation tab keeps its state while the simulator has run.
   await page.getByTestId('tab-allocation').click();
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
-  await page.screenshot({ path: 'tests/output/simulator.png', fullPage: true });
 });
 
 test('a long run shows progress and can be cancelled', async ({ page }) => {
