@@ -18,3 +18,10 @@ pub use metrics::{EnvyMatrix, Metrics};
 pub use policies::{Policy, PolicyError, Solution};
 pub use properties::{PropertyReport, SpProbe, SpProbeConfig};
 pub use scenario::{GpuType, Instance, Normalization, Problem, Scenario, Tenant};
+
+/// Where tests and benchmarks find the project's shared data (`../shared` beside the repository,
+/// or `$FAIRGROUND_SHARED`): Gavel's measured throughputs and traces, never copied into the repo.
+pub fn shared_data_dir() -> String {
+    std::env::var("FAIRGROUND_SHARED")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared").into())
+}

@@ -2,10 +2,7 @@
 
 use fairground_core::{policies, presets, properties, GpuType, Normalization, Scenario, Tenant};
 
-fn shared() -> String {
-    std::env::var("FAIRGROUND_SHARED")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared").into())
-}
+use fairground_core::shared_data_dir as shared;
 
 fn example(name: &str) -> Scenario {
     let path = format!("{}/../../www/scenarios/{name}", env!("CARGO_MANIFEST_DIR"));

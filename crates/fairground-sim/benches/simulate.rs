@@ -6,10 +6,7 @@ use fairground_sim::workload::{synthetic, SyntheticConfig};
 use fairground_sim::{schedulers, simulate, Cluster, SimConfig, ThroughputTable};
 use std::hint::black_box;
 
-fn shared() -> String {
-    std::env::var("FAIRGROUND_SHARED")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared").into())
-}
+use fairground_core::shared_data_dir as shared;
 
 fn thousand_jobs(c: &mut Criterion) {
     let text = std::fs::read_to_string(format!(

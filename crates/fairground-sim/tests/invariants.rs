@@ -5,10 +5,7 @@ use fairground_sim::workload::{gavel_trace, synthetic, SyntheticConfig};
 use fairground_sim::{schedulers, simulate, Cluster, Job, SimConfig, ThroughputTable};
 use proptest::prelude::*;
 
-fn shared() -> String {
-    std::env::var("FAIRGROUND_SHARED")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared").into())
-}
+use fairground_core::shared_data_dir as shared;
 
 fn gavel_table() -> ThroughputTable {
     let path = format!("{}/data/gavel/simulation_throughputs.json", shared());
