@@ -146,6 +146,19 @@ impl LpSolution {
     }
 }
 
+impl LpSolution {
+    /// Fixes `var` at `value` (again, if it was fixed before) and re-solves from the current
+    /// basis. A variable used this way stands for a right-hand side that changes between
+    /// solves, since microlp cannot edit a row once it is in the model.
+    pub fn fix(self, var: Var, value: f64) -> Result<LpSolution, LpError> {
+        let outcome = self.solution.fix_var(var.0, value)?;
+        let solution = outcome
+            .into_solution()
+            .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
+        Ok(LpSolution { solution })
+    }
+}
+
 /// Sums repeated variables (microlp wants each at most once per row) and drops zero terms.
 fn merge(terms: impl IntoIterator<Item = (Var, f64)>) -> Vec<(Var, f64)> {
     let mut merged: Vec<(Var, f64)> = Vec::new();
