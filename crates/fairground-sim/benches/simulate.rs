@@ -16,18 +16,24 @@ fn thousand_jobs(c: &mut Criterion) {
     .expect("Gavel's throughputs in ../shared");
     let table = ThroughputTable::from_gavel_json(&text).unwrap();
     let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
-    let cfg = SyntheticConfig {
-        jobs: 1000,
-        jobs_per_hour: 6.0,
-        seed: 0,
-        tenants: 10,
-    };
-    let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
     let config = SimConfig::default();
     let mut group = c.benchmark_group("simulate-1000-jobs-36-gpus");
     group.sample_size(10);
-    for policy in ["gavel-las", "fifo"] {
-        group.bench_function(policy, |b| {
+    // Arrival rates from a light load to a saturated cluster; the policy LP is the cost there.
+    for (policy, jobs_per_hour) in [
+        ("gavel-las", 0.5),
+        ("gavel-las", 2.0),
+        ("gavel-las", 6.0),
+        ("fifo", 6.0),
+    ] {
+        let cfg = SyntheticConfig {
+            jobs: 1000,
+            jobs_per_hour,
+            seed: 0,
+            tenants: 10,
+        };
+        let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
+        group.bench_function(format!("{policy}@{jobs_per_hour}jobs-per-h"), |b| {
             b.iter(|| {
                 let mut scheduler = schedulers::by_name(policy, &config).unwrap();
                 simulate(

@@ -6,8 +6,7 @@
 
 use crate::metrics::{Recorder, SimResult};
 use crate::model::{Cluster, Job, SimError};
-use crate::schedulers::{JobState, Placement, RoundView, Scheduler};
-use std::collections::BTreeMap;
+use crate::schedulers::{JobState, Piece, Placement, RoundView, Scheduler};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimConfig {
@@ -36,8 +35,8 @@ impl Default for SimConfig {
     }
 }
 
-/// The (server, GPU indices) a job held in its last round: moving elsewhere costs the overhead.
-type GpusHeld = Vec<(usize, Vec<u32>)>;
+/// The pieces a job held in its last round: moving elsewhere costs the overhead.
+type GpusHeld = Vec<Piece>;
 
 /// Checks the jobs against the cluster; every problem is located by job id.
 fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), SimError> {
@@ -98,22 +97,41 @@ fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement) -> f64 {
     rate / p.sharing.map_or(1.0, |s| s.slowdown)
 }
 
+/// Checks a round's placements: each job active and placed once, on GPUs that exist and where
+/// it can run, no GPU booked twice unless both declare sharing, CPU and memory within each
+/// server. `slot[job]` is the job's index in `active` when it is active; `marks` is scratch
+/// indexed by job, and `round` a value not yet written to it.
 fn check_placements(
     cluster: &Cluster,
     jobs: &[Job],
     active: &[JobState],
+    (slot, marks, round): (&[usize], &mut [u64], u64),
     placements: &[Placement],
 ) -> Result<(), SimError> {
-    let mut occupants: BTreeMap<(usize, u32), Vec<(usize, bool)>> = BTreeMap::new();
+    // (occupants, all of them sharing) per GPU, servers laid end to end.
+    let first_gpu: Vec<usize> = cluster
+        .servers
+        .iter()
+        .scan(0, |next, s| {
+            let first = *next;
+            *next += s.gpus as usize;
+            Some(first)
+        })
+        .collect();
+    let total_gpus = cluster.servers.iter().map(|s| s.gpus as usize).sum();
+    let mut occupants: Vec<(u32, bool)> = vec![(0, true); total_gpus];
     let mut cpus = vec![0.0; cluster.servers.len()];
     let mut mem = vec![0.0; cluster.servers.len()];
-    let mut seen = std::collections::BTreeSet::new();
     for p in placements {
         let id = jobs.get(p.job).map(|j| j.id).unwrap_or(p.job);
-        if !active.iter().any(|s| s.job == p.job) {
+        let is_active = slot
+            .get(p.job)
+            .and_then(|&k| active.get(k))
+            .is_some_and(|s| s.job == p.job);
+        if !is_active {
             return Err(SimError::InvalidSchedule(format!("job {id} is not active")));
         }
-        if !seen.insert(p.job) {
+        if std::mem::replace(&mut marks[p.job], round) == round {
             return Err(SimError::InvalidSchedule(format!(
                 "job {id} is placed twice"
             )));
@@ -147,23 +165,22 @@ fn check_placements(
                         piece.server
                     )));
                 }
-                occupants
-                    .entry((piece.server, g))
-                    .or_default()
-                    .push((p.job, p.sharing.is_some()));
+                let here = &mut occupants[first_gpu[piece.server] + g as usize];
+                here.0 += 1;
+                here.1 &= p.sharing.is_some();
             }
             cpus[piece.server] += p.cpus_per_gpu * piece.gpus.len() as f64;
             mem[piece.server] += p.mem_gb_per_gpu * piece.gpus.len() as f64;
         }
     }
-    for ((server, gpu), jobs_here) in &occupants {
-        let ok = jobs_here.len() == 1
-            || (jobs_here.len() == 2 && jobs_here.iter().all(|(_, shared)| *shared));
-        if !ok {
-            return Err(SimError::InvalidSchedule(format!(
-                "server {server} GPU {gpu} is booked by {} jobs",
-                jobs_here.len()
-            )));
+    for (server, s) in cluster.servers.iter().enumerate() {
+        for gpu in 0..s.gpus {
+            let (count, shared) = occupants[first_gpu[server] + gpu as usize];
+            if count > 2 || (count == 2 && !shared) {
+                return Err(SimError::InvalidSchedule(format!(
+                    "server {server} GPU {gpu} is booked by {count} jobs"
+                )));
+            }
         }
     }
     for (s, server) in cluster.servers.iter().enumerate() {
@@ -211,6 +228,11 @@ pub struct Simulation<'a> {
     last_pieces: Vec<Option<GpusHeld>>,
     ran_before: Vec<bool>,
     active: Vec<JobState>,
+    /// Where each job sits in `active` this round (scratch, indexed by job).
+    slot: Vec<usize>,
+    /// The round in which each job was last placed (scratch, indexed by job).
+    placed_in: Vec<u64>,
+    rounds: u64,
     next: usize,
     t: f64,
     idle_rounds: usize,
@@ -244,6 +266,9 @@ impl<'a> Simulation<'a> {
             last_pieces: vec![None; jobs.len()],
             ran_before: vec![false; jobs.len()],
             active: Vec::new(),
+            slot: vec![usize::MAX; jobs.len()],
+            placed_in: vec![u64::MAX; jobs.len()],
+            rounds: 0,
             next: 0,
             t: 0.0,
             idle_rounds: 0,
@@ -307,30 +332,31 @@ impl<'a> Simulation<'a> {
             active: &self.active,
         };
         let placements = scheduler.schedule(&view)?;
-        check_placements(cluster, jobs, &self.active, &placements)?;
+        self.rounds += 1;
+        for (k, s) in self.active.iter().enumerate() {
+            self.slot[s.job] = k;
+        }
+        check_placements(
+            cluster,
+            jobs,
+            &self.active,
+            (&self.slot, &mut self.placed_in, self.rounds),
+            &placements,
+        )?;
 
         // When each placed job would finish if the round were long enough.
         let mut runs = Vec::with_capacity(placements.len());
         for p in &placements {
-            let state = self
-                .active
-                .iter()
-                .position(|s| s.job == p.job)
-                .unwrap_or_default();
+            let state = self.slot[p.job];
             let rate = placement_rate(cluster, &jobs[p.job], p);
-            let key: GpusHeld = p
-                .pieces
-                .iter()
-                .map(|x| (x.server, x.gpus.clone()))
-                .collect();
-            let moved = self.last_pieces[p.job].as_ref() != Some(&key);
+            let moved = self.last_pieces[p.job].as_ref() != Some(&p.pieces);
             let overhead = if self.ran_before[p.job] && moved {
                 config.restart_overhead_s
             } else {
                 0.0
             };
             let finish = t + overhead + self.active[state].remaining_steps / rate;
-            runs.push((state, rate, overhead, finish, key));
+            runs.push((state, rate, overhead, finish));
         }
         let end = if runs.is_empty() {
             self.idle_rounds += 1;
@@ -350,7 +376,7 @@ impl<'a> Simulation<'a> {
         self.recorder.contention(t, end, &self.active);
 
         let mut finished = Vec::new();
-        for (p, (state, rate, overhead, finish, key)) in placements.iter().zip(runs) {
+        for (p, (state, rate, overhead, finish)) in placements.into_iter().zip(runs) {
             let held_until = finish.min(end);
             let ran = (held_until - t - overhead).max(0.0);
             let s = &mut self.active[state];
@@ -366,14 +392,14 @@ impl<'a> Simulation<'a> {
             } else {
                 s.remaining_steps = (s.remaining_steps - rate * ran).max(0.0);
             }
-            self.recorder.held(cluster, jobs, p, t, held_until);
+            self.recorder.held(cluster, jobs, &p, t, held_until);
             self.recorder.start(p.job, t);
             self.ran_before[p.job] = true;
-            self.last_pieces[p.job] = Some(key);
+            self.last_pieces[p.job] = Some(p.pieces);
         }
         // Jobs not placed this round lose their GPUs (a later start elsewhere pays the overhead).
         for s in &self.active {
-            if !placements.iter().any(|p| p.job == s.job) {
+            if self.placed_in[s.job] != self.rounds {
                 self.last_pieces[s.job] = None;
             }
         }

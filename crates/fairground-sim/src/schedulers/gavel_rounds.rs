@@ -1,8 +1,10 @@
 use super::{Placement, RoundView, Scheduler};
 use crate::model::SimError;
+use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
+use fairground_core::policies::IncrementalLas;
 use fairground_core::{policies, GpuType, Normalization, Policy, Scenario, Tenant};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Gavel's round mechanism driven by any allocation policy of the engine.
 ///
@@ -29,14 +31,143 @@ use std::collections::{BTreeMap, BTreeSet};
 /// class's jobs keeps it feasible and optimal, so the optimum is the same while the LP has
 /// classes, not jobs, as rows. FTF and the isolated share depend on the job count and stay
 /// per job.
+///
+/// For `gavel-las`, the class LP is built once over every class in the workload and re-solved
+/// warm as the classes' job counts change ([`IncrementalLas`]); when that answer would break a
+/// cap (few jobs, many GPUs), or the workload has more than [`MAX_WARM_CLASSES`] classes, the
+/// LP is solved afresh as for the other policies. Both give LAS's optimum, though where the
+/// optimum is not unique they may pick different optimal allocations.
 pub struct GavelRounds {
     policy: &'static dyn Policy,
     parties: Parties,
     interval: f64,
     last_computed: Option<f64>,
-    allocated_for: BTreeSet<usize>,
-    /// x[job] over cluster types.
-    x: BTreeMap<usize, Vec<f64>>,
+    /// The active jobs (in arrival order) the allocation was computed for.
+    allocated_for: Vec<usize>,
+    /// x[job] over cluster types; empty for jobs without an allocation.
+    x: Vec<Vec<f64>>,
+    /// Scratch reused every round: (priority, job, type) and whether a job was placed.
+    pairs: Vec<(f64, usize, usize)>,
+    placed: Vec<bool>,
+    warm: Warm,
+    warm_answers: usize,
+    fresh_check: bool,
+}
+
+/// The warm LAS path's state: not tried yet, running, or not available for this workload.
+enum Warm {
+    Untried,
+    Ready(Box<WarmLas>),
+    Off,
+}
+
+struct WarmLas {
+    las: IncrementalLas,
+    /// class[job]: the job's class, or None for a job that can run nowhere.
+    class: Vec<Option<usize>>,
+}
+
+/// More classes than this and the kept LP would be larger than the fresh ones it replaces.
+pub const MAX_WARM_CLASSES: usize = 256;
+
+/// A job's throughput per GPU of each type, 0 on types with fewer GPUs than it needs: those can
+/// never host it in a round, so a policy must not give it time there.
+fn per_gpu_rates(cluster: &Cluster, job: &Job) -> Vec<f64> {
+    (0..cluster.types.len())
+        .map(|j| {
+            if cluster.gpus_of_type(j) >= job.scale_factor {
+                job.rate[j] / f64::from(job.scale_factor)
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// LAS's objective for per-job x: min over active jobs of sum_j T_ij s_i x_ij / prop_i, with
+/// T per GPU as the policy saw it (types too small for the job masked).
+fn lowest_normalised_throughput(view: &RoundView, x: &[Vec<f64>]) -> f64 {
+    let cluster = view.cluster;
+    let gpus: Vec<f64> = (0..cluster.types.len())
+        .map(|j| f64::from(cluster.gpus_of_type(j)))
+        .collect();
+    let total: f64 = gpus.iter().sum();
+    view.active
+        .iter()
+        .map(|s| {
+            let job = &view.jobs[s.job];
+            let rates = per_gpu_rates(cluster, job);
+            let prop = rates.iter().zip(&gpus).map(|(r, n)| r * n).sum::<f64>() / total;
+            let sf = f64::from(job.scale_factor);
+            let got: f64 = x[s.job].iter().zip(&rates).map(|(x, r)| x * r * sf).sum();
+            got / prop
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Jobs of one model and scale factor with the same rates: identical for every policy.
+fn class_key(job: &Job) -> (String, u32, Vec<u64>) {
+    (
+        job.job_type.clone(),
+        job.scale_factor,
+        job.rate.iter().map(|r| r.to_bits()).collect(),
+    )
+}
+
+impl WarmLas {
+    /// One class per distinct key among the jobs that can run; None past the size limit.
+    fn build(cluster: &Cluster, jobs: &[Job]) -> Option<WarmLas> {
+        let mut index: BTreeMap<(String, u32, Vec<u64>), usize> = BTreeMap::new();
+        let mut throughput = Vec::new();
+        let mut job_gpus = Vec::new();
+        let mut class = Vec::with_capacity(jobs.len());
+        for job in jobs {
+            if job.best_rate(cluster) <= 0.0 {
+                class.push(None);
+                continue;
+            }
+            let next = index.len();
+            let c = *index.entry(class_key(job)).or_insert(next);
+            if c == next {
+                throughput.push(per_gpu_rates(cluster, job));
+                job_gpus.push(f64::from(job.scale_factor));
+            }
+            class.push(Some(c));
+            if index.len() > MAX_WARM_CLASSES {
+                return None;
+            }
+        }
+        let count: Vec<f64> = (0..cluster.types.len())
+            .map(|j| f64::from(cluster.gpus_of_type(j)))
+            .collect();
+        let las = IncrementalLas::new(&throughput, &job_gpus, &count).ok()?;
+        Some(WarmLas { las, class })
+    }
+
+    /// x for every active job, or None when the full model must decide.
+    fn allocate(&mut self, view: &RoundView) -> Option<Vec<(usize, Vec<f64>)>> {
+        let mut members = vec![0; self.las.classes()];
+        let mut wanted = 0.0;
+        for s in view.active {
+            members[self.class[s.job]?] += 1;
+            wanted += f64::from(view.jobs[s.job].scale_factor);
+        }
+        // With room for most jobs, caps bind and the answer would be refused: go fresh.
+        if wanted <= 2.0 * f64::from(view.cluster.total_gpus()) {
+            return None;
+        }
+        let shares = self.las.solve(&members).ok()??;
+        Some(
+            view.active
+                .iter()
+                .map(|s| {
+                    let c = self.class[s.job].unwrap_or_default();
+                    let per_job = members[c] as f64 * f64::from(view.jobs[s.job].scale_factor);
+                    (s.job, shares.gpus[c].iter().map(|g| g / per_job).collect())
+                })
+                .collect(),
+        )
+    }
 }
 
 impl GavelRounds {
@@ -57,12 +188,84 @@ impl GavelRounds {
             policy,
             interval: reallocation_interval_s,
             last_computed: None,
-            allocated_for: BTreeSet::new(),
-            x: BTreeMap::new(),
+            allocated_for: Vec::new(),
+            x: Vec::new(),
+            pairs: Vec::new(),
+            placed: Vec::new(),
+            warm: Warm::Untried,
+            warm_answers: 0,
+            fresh_check: false,
         })
     }
 
+    /// Turns the warm LAS path off (`false`) or back on: for comparing the two, as the tests do.
+    pub fn with_warm_las(mut self, on: bool) -> Self {
+        self.warm = if on { Warm::Untried } else { Warm::Off };
+        self
+    }
+
+    /// Checks every warm LAS answer against a fresh solve: both must reach the same lowest
+    /// normalised throughput, or the round fails with [`SimError::Policy`]. For tests.
+    pub fn with_fresh_check(mut self, on: bool) -> Self {
+        self.fresh_check = on;
+        self
+    }
+
+    /// How many recomputations the warm LAS path answered.
+    pub fn warm_answers(&self) -> usize {
+        self.warm_answers
+    }
+
     fn recompute(&mut self, view: &RoundView) -> Result<(), SimError> {
+        self.x.iter_mut().for_each(Vec::clear);
+        self.x.resize(view.jobs.len(), Vec::new());
+        if let Some(allocation) = self.warm_allocation(view) {
+            self.warm_answers += 1;
+            if self.fresh_check {
+                self.recompute_fresh(view)?;
+                let fresh = lowest_normalised_throughput(view, &self.x);
+                for (job, x) in &allocation {
+                    self.x[*job].clone_from(x);
+                }
+                let warm = lowest_normalised_throughput(view, &self.x);
+                if (warm - fresh).abs() > 1e-6 * fresh.abs().max(1e-12) {
+                    return Err(SimError::Policy(format!(
+                        "warm LAS reached {warm}, a fresh solve {fresh} (t = {:.0} s)",
+                        view.now
+                    )));
+                }
+            }
+            for (job, x) in allocation {
+                self.x[job] = x;
+            }
+        } else {
+            self.recompute_fresh(view)?;
+        }
+        self.allocated_for.clear();
+        self.allocated_for.extend(view.active.iter().map(|s| s.job));
+        self.last_computed = Some(view.now);
+        Ok(())
+    }
+
+    /// The warm LAS answer, when this policy has one and it applies (see the type's docs).
+    fn warm_allocation(&mut self, view: &RoundView) -> Option<Vec<(usize, Vec<f64>)>> {
+        if self.parties != Parties::JobClasses || self.policy.name() != "gavel-las" {
+            return None;
+        }
+        if matches!(self.warm, Warm::Untried) {
+            self.warm = match WarmLas::build(view.cluster, view.jobs) {
+                Some(warm) => Warm::Ready(Box::new(warm)),
+                None => Warm::Off,
+            };
+        }
+        match &mut self.warm {
+            Warm::Ready(warm) => warm.allocate(view),
+            _ => None,
+        }
+    }
+
+    /// A fresh solve of the policy over this round's parties.
+    fn recompute_fresh(&mut self, view: &RoundView) -> Result<(), SimError> {
         let cluster = view.cluster;
         let gpu_types: Vec<GpuType> = cluster
             .types
@@ -80,10 +283,7 @@ impl GavelRounds {
             let key = match self.parties {
                 Parties::Tenants => job.tenant.clone(),
                 Parties::Jobs => format!("job {}", job.id),
-                Parties::JobClasses => {
-                    let bits: Vec<u64> = job.rate.iter().map(|r| r.to_bits()).collect();
-                    format!("{} x{} {bits:?}", job.job_type, job.scale_factor)
-                }
+                Parties::JobClasses => format!("{:?}", class_key(job)),
             };
             parties.entry(key).or_default().push(s.job);
         }
@@ -91,20 +291,12 @@ impl GavelRounds {
         let tenants: Vec<Tenant> = parties
             .iter()
             .map(|(name, members)| {
-                // A type with fewer GPUs than the job's scale factor can never host it in a
-                // round, so the policy must not give it time there.
-                let per_gpu = |i: usize, j: usize| {
-                    let sf = view.jobs[i].scale_factor;
-                    if cluster.gpus_of_type(j) >= sf {
-                        view.jobs[i].rate[j] / f64::from(sf)
-                    } else {
-                        0.0
-                    }
-                };
+                let rates: Vec<Vec<f64>> = members
+                    .iter()
+                    .map(|&i| per_gpu_rates(cluster, &view.jobs[i]))
+                    .collect();
                 let throughput = (0..cluster.types.len())
-                    .map(|j| {
-                        members.iter().map(|&i| per_gpu(i, j)).sum::<f64>() / members.len() as f64
-                    })
+                    .map(|j| rates.iter().map(|r| r[j]).sum::<f64>() / members.len() as f64)
                     .collect();
                 let cap: u32 = members.iter().map(|&i| view.jobs[i].scale_factor).sum();
                 let weight = if weighted { members.len() as f64 } else { 1.0 };
@@ -135,7 +327,6 @@ impl GavelRounds {
             .policy
             .solve(&inst)
             .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?;
-        self.x.clear();
         for (t, members) in parties.values().enumerate() {
             for &i in members {
                 let s = f64::from(view.jobs[i].scale_factor);
@@ -147,11 +338,9 @@ impl GavelRounds {
                 if sum > 1.0 {
                     x.iter_mut().for_each(|v| *v /= sum);
                 }
-                self.x.insert(i, x);
+                self.x[i] = x;
             }
         }
-        self.allocated_for = view.active.iter().map(|s| s.job).collect();
-        self.last_computed = Some(view.now);
         Ok(())
     }
 }
@@ -162,17 +351,23 @@ impl Scheduler for GavelRounds {
     }
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
-        let active: BTreeSet<usize> = view.active.iter().map(|s| s.job).collect();
+        // Both lists are in arrival order, so equal sequences mean equal sets.
+        let changed = !view
+            .active
+            .iter()
+            .map(|s| s.job)
+            .eq(self.allocated_for.iter().copied());
         let due = self
             .last_computed
             .is_none_or(|t| view.now - t >= self.interval - 1e-9);
-        if active != self.allocated_for && due && !active.is_empty() {
+        if changed && due && !view.active.is_empty() {
             self.recompute(view)?;
         }
         // (priority, job, type) over jobs that have an allocation.
-        let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+        let pairs = &mut self.pairs;
+        pairs.clear();
         for s in view.active {
-            let Some(x) = self.x.get(&s.job) else {
+            let Some(x) = self.x.get(s.job).filter(|x| !x.is_empty()) else {
                 continue;
             };
             let elapsed = view.now - view.jobs[s.job].arrival;
@@ -193,21 +388,25 @@ impl Scheduler for GavelRounds {
                 pairs.push((priority, s.job, j));
             }
         }
-        pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        // (job, type) pairs are distinct, so an unstable sort gives the one order.
+        pairs.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        self.placed.resize(view.jobs.len(), false);
         let mut pool = GpuPool::new(view.cluster);
-        let mut placed = BTreeSet::new();
         let mut placements = Vec::new();
-        for (_, i, j) in pairs {
+        for &(_, i, j) in pairs.iter() {
             if pool.is_empty() {
                 break;
             }
-            if placed.contains(&i) {
+            if self.placed[i] {
                 continue;
             }
             if let Some(pieces) = pool.take(j, view.jobs[i].scale_factor) {
-                placed.insert(i);
+                self.placed[i] = true;
                 placements.push(Placement::exclusive(i, pieces));
             }
+        }
+        for p in &placements {
+            self.placed[p.job] = false;
         }
         Ok(placements)
     }
