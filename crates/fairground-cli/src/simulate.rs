@@ -1,7 +1,9 @@
 //! `fairground simulate`: replay a workload under one or more policies (in parallel).
 
 use fairground_sim::metrics::SimResult;
-use fairground_sim::workload::{csv_trace, gavel_trace, synthetic, SyntheticConfig};
+use fairground_sim::workload::{
+    csv_trace, gavel_trace, synthetic, write_gavel_trace, SyntheticConfig,
+};
 use fairground_sim::{schedulers, simulate, Cluster, Job, SimConfig, ThroughputTable};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -47,6 +49,9 @@ pub struct SimulateArgs {
     /// Print JSON (one object, or an array with several --policy).
     #[arg(long)]
     json: bool,
+    /// Also write the workload as a Gavel trace to FILE (e.g. to replay it in Gavel itself).
+    #[arg(long, value_name = "FILE")]
+    write_trace: Option<PathBuf>,
 }
 
 fn read(path: &PathBuf) -> Result<String, String> {
@@ -83,6 +88,10 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?,
         (None, None) => return Err("give a workload: --trace FILE or --synthetic N".into()),
     };
+    if let Some(path) = &a.write_trace {
+        std::fs::write(path, write_gavel_trace(&jobs))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let config = SimConfig {
         round_s: a.round_s,
         restart_overhead_s: a.restart_overhead,

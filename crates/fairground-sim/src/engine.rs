@@ -6,7 +6,7 @@
 
 use crate::metrics::{Recorder, SimResult};
 use crate::model::{Cluster, Job, SimError};
-use crate::schedulers::{JobState, Piece, Placement, RoundView, Scheduler};
+use crate::schedulers::{JobState, Piece, Placement, Ran, RoundView, Scheduler};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimConfig {
@@ -233,6 +233,7 @@ pub struct Simulation<'a> {
     /// The round in which each job was last placed (scratch, indexed by job).
     placed_in: Vec<u64>,
     rounds: u64,
+    last_round: Vec<Ran>,
     next: usize,
     t: f64,
     idle_rounds: usize,
@@ -269,6 +270,7 @@ impl<'a> Simulation<'a> {
             slot: vec![usize::MAX; jobs.len()],
             placed_in: vec![u64::MAX; jobs.len()],
             rounds: 0,
+            last_round: Vec::new(),
             next: 0,
             t: 0.0,
             idle_rounds: 0,
@@ -330,6 +332,7 @@ impl<'a> Simulation<'a> {
             cluster,
             jobs,
             active: &self.active,
+            last_round: &self.last_round,
         };
         let placements = scheduler.schedule(&view)?;
         self.rounds += 1;
@@ -376,8 +379,23 @@ impl<'a> Simulation<'a> {
         self.recorder.contention(t, end, &self.active);
 
         let mut finished = Vec::new();
+        self.last_round.clear();
         for (p, (state, rate, overhead, finish)) in placements.into_iter().zip(runs) {
             let held_until = finish.min(end);
+            for piece in &p.pieces {
+                let gpu_type = cluster.servers[piece.server].gpu_type;
+                if !self
+                    .last_round
+                    .iter()
+                    .any(|r| r.job == p.job && r.gpu_type == gpu_type)
+                {
+                    self.last_round.push(Ran {
+                        job: p.job,
+                        gpu_type,
+                        seconds: held_until - t,
+                    });
+                }
+            }
             let ran = (held_until - t - overhead).max(0.0);
             let s = &mut self.active[state];
             let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();

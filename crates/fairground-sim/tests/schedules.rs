@@ -100,19 +100,29 @@ fn gavel_rounds_follow_allocation_over_received_time() {
 
 #[test]
 fn an_allocation_waits_for_its_reallocation_interval() {
-    // One V100; job 0 runs at 2 steps/s, job 1 at 1. Max sum gives the GPU to job 0 alone
-    // (x = 1 and 0, the unique optimum); job 0 finishes its 720 steps at 360 s. The allocation
-    // may only be recomputed 1,920 s after the last one, i.e. at the round starting at 2160 s
-    // (rounds from 360 s are idle), so job 1 runs 2160..2880 (Gavel's semantics).
+    // One V100, gavel-max-sum. Job 0 (100 s, 720 steps at 2/s) is alone at the first
+    // recomputation (t = 100) and runs 100..460. Job 1 (200 s, 720 steps at 1/s) joins at the
+    // round at 460 s without an allocation: it is picked (priority 0) but, as in Gavel, not
+    // run. The next recomputation is due 1,920 s after the last (100 + 1920 = 2020), i.e. at
+    // the round starting at 2260 s (rounds from 460 s are idle): job 1 runs 2260..2980. Job 2
+    // (5000 s, 360 steps at 1/s) keeps a later arrival in the trace, so nothing forces an
+    // earlier reset; it runs 5000..5360.
     let jobs = [
-        job(0, "a", 0.0, 720.0, &[2.0]),
-        job(1, "b", 0.0, 720.0, &[1.0]),
+        job(0, "a", 100.0, 720.0, &[2.0]),
+        job(1, "b", 200.0, 720.0, &[1.0]),
+        job(2, "c", 5000.0, 360.0, &[1.0]),
     ];
     assert_eq!(
         finishes(&run("gavel-max-sum", "v100=1", &jobs)),
-        [360.0, 2880.0]
+        [460.0, 2980.0, 5360.0]
     );
-    // Recomputing at every change instead: job 1 starts at 360 s and ends at 1080 s.
+    // Without job 2, nothing is left to arrive when the round at 460 s would run nothing, so
+    // the allocation is reset at once (Gavel's simulator does the same): job 1 runs 460..1180.
+    assert_eq!(
+        finishes(&run("gavel-max-sum", "v100=1", &jobs[..2])),
+        [460.0, 1180.0]
+    );
+    // Recomputing at every change: job 1 runs from 460 s as well.
     let cluster = Cluster::parse("v100=1").unwrap();
     let config = SimConfig {
         reallocation_interval_s: 0.0,
@@ -120,7 +130,23 @@ fn an_allocation_waits_for_its_reallocation_interval() {
     };
     let mut scheduler = schedulers::by_name("gavel-max-sum", &config).unwrap();
     let r = simulate(&cluster, &jobs, scheduler.as_mut(), &config, &mut |_, _| {}).unwrap();
-    assert_eq!(finishes(&r), [360.0, 1080.0]);
+    assert_eq!(finishes(&r), [460.0, 1180.0, 5360.0]);
+}
+
+#[test]
+fn a_job_with_no_time_in_its_allocation_still_fills_a_free_gpu() {
+    // One V100: gavel-max-sum gives job 0 (2 steps/s) x = 1 and job 1 (1 step/s) x = 0. Job 1
+    // has priority 0, yet it is in the allocation, so once job 0 finishes (360 s) it is picked
+    // and run (as in Gavel, whose lists hold every active job): 360..1080, with no wait for a
+    // recomputation.
+    let jobs = [
+        job(0, "a", 0.0, 720.0, &[2.0]),
+        job(1, "b", 0.0, 720.0, &[1.0]),
+    ];
+    assert_eq!(
+        finishes(&run("gavel-max-sum", "v100=1", &jobs)),
+        [360.0, 1080.0]
+    );
 }
 
 #[test]

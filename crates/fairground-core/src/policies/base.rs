@@ -14,7 +14,7 @@ use crate::lp::{Lp, LpError, LpSolution, Terms, Var};
 use crate::{Allocation, Instance};
 
 /// How far past its cap a lazily capped party may sit before its cap row is added (relative).
-const CAP_TOLERANCE: f64 = 1e-9;
+const CAP_TOLERANCE: f64 = 1e-7;
 
 /// An LP over the allocation variables g_ij with the shared constraints already added.
 pub struct AllocationLp {
@@ -59,6 +59,7 @@ impl AllocationLp {
     /// this halves the rows and the solve time.
     pub fn solve_lazy_caps(&self, inst: &Instance) -> Result<LpSolution, LpError> {
         let mut sol = self.lp.solve()?;
+        let mut added = vec![false; self.g.len()];
         loop {
             let worst = self
                 .g
@@ -71,9 +72,11 @@ impl AllocationLp {
                     (excess > CAP_TOLERANCE * cap.max(1.0)).then_some((excess, i))
                 })
                 .max_by(|a, b| a.0.total_cmp(&b.0));
-            let Some((_, i)) = worst else {
+            // A cap already in the model that still shows as exceeded is round-off: done.
+            let Some((_, i)) = worst.filter(|&(_, i)| !added[i]) else {
                 return Ok(sol);
             };
+            added[i] = true;
             let cap = inst.cap[i].unwrap_or(f64::INFINITY);
             sol = sol.add_ge(self.g[i].iter().map(|&v| (v, -1.0)), -cap)?;
         }

@@ -77,6 +77,15 @@ pub struct JobState {
     pub time_on_type: Vec<f64>,
 }
 
+/// Time one job spent on one GPU type in the previous round.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ran {
+    pub job: usize,
+    pub gpu_type: usize,
+    /// From the round's start to when the job stopped (its finish or the round's end).
+    pub seconds: f64,
+}
+
 /// Everything a scheduler may look at when a round starts.
 pub struct RoundView<'a> {
     pub now: f64,
@@ -85,6 +94,9 @@ pub struct RoundView<'a> {
     pub jobs: &'a [Job],
     /// Active jobs, in arrival order.
     pub active: &'a [JobState],
+    /// What ran in the previous round that had placements, including jobs that finished in it
+    /// (Gavel's mechanism counts their time).
+    pub last_round: &'a [Ran],
 }
 
 pub trait Scheduler {

@@ -1,3 +1,5 @@
+mod book;
+
 use super::{Placement, RoundView, Scheduler};
 use crate::model::SimError;
 use crate::model::{Cluster, Job};
@@ -6,15 +8,31 @@ use fairground_core::policies::IncrementalLas;
 use fairground_core::{policies, GpuType, Normalization, Policy, Scenario, Tenant};
 use std::collections::BTreeMap;
 
-/// Gavel's round mechanism driven by any allocation policy of the engine.
+/// Gavel's round mechanism driven by any allocation policy of the engine, as Gavel's
+/// simulator runs it (`scheduler.py`, read for this port; differences are listed below).
 ///
-/// The policy computes x_ij, the fraction of time job i should run on type j. Each round, the
-/// priority of (i, j) is x_ij / (fraction of its time so far that i ran on j) — infinite while
-/// it has not run there — and pairs are taken greedily by priority: a job runs on one type per
-/// round, where `scale_factor` GPUs of it are free, packed onto as few servers as possible.
-/// x is recomputed when the set of active jobs changed, at most once per
-/// `reallocation_interval_s` of simulated time (Gavel: 1,920 s; a job that arrives meanwhile
-/// waits for the next recomputation).
+/// The policy computes x_ij, the fraction of time job i should run on type j. x is recomputed
+/// when the set of active jobs has changed and `reallocation_interval_s` (Gavel: 1,920 s) have
+/// passed since the last recomputation (or none has happened at a time > 0); a job that
+/// arrives meanwhile has no allocation until then. Each round:
+/// - priorities and deficits come from [`book::Book`] (Gavel's time-since-reset bookkeeping);
+/// - each GPU type in the cluster's order (Gavel: v100, p100, k80) lists every active job by
+///   (priority, deficit, x_ij), highest first, ties in arrival order; the lists are walked in
+///   turn and a job is picked for a type if it has not been picked yet, can run there and its
+///   `scale_factor` fits in the type's GPUs not yet picked;
+/// - the picked jobs are placed per type, largest first, packed onto as few servers as
+///   possible. As in Gavel, a job picked while it has no allocation (it arrived after the last
+///   recomputation, so its priority is 0) holds its GPUs' place but is not run.
+///
+/// When a round would run nothing and no job is left to arrive, the allocation is recomputed
+/// at once, as Gavel's simulator does.
+///
+/// Left out of the port: Gavel runs a whole number of steps per round (so its rounds end a
+/// little before 360 s) and keeps a job on its previous GPUs when they are free; here progress
+/// is exact and GPUs are packed afresh (the restart overhead is 0 by default, as in Gavel).
+/// When a round runs nothing while jobs are still to arrive, Gavel's simulator jumps to the
+/// next arrival; the engine here goes on round by round, so a waiting job gets its allocation
+/// as soon as the interval allows rather than at the next arrival.
 ///
 /// Job-level policies (Gavel's) see each job as a tenant with `max_gpus` = scale factor and
 /// per-GPU throughput rate/scale_factor, so g_ij = s_i x_ij is exactly Gavel's formulation —
@@ -41,14 +59,15 @@ pub struct GavelRounds {
     policy: &'static dyn Policy,
     parties: Parties,
     interval: f64,
-    last_computed: Option<f64>,
     /// The active jobs (in arrival order) the allocation was computed for.
     allocated_for: Vec<usize>,
     /// x[job] over cluster types; empty for jobs without an allocation.
     x: Vec<Vec<f64>>,
-    /// Scratch reused every round: (priority, job, type) and whether a job was placed.
-    pairs: Vec<(f64, usize, usize)>,
-    placed: Vec<bool>,
+    book: Option<book::Book>,
+    /// The latest arrival in the workload.
+    last_arrival: f64,
+    /// Scratch reused every round: whether a job was picked.
+    picked: Vec<bool>,
     warm: Warm,
     warm_answers: usize,
     fresh_check: bool,
@@ -187,11 +206,11 @@ impl GavelRounds {
             parties,
             policy,
             interval: reallocation_interval_s,
-            last_computed: None,
             allocated_for: Vec::new(),
             x: Vec::new(),
-            pairs: Vec::new(),
-            placed: Vec::new(),
+            book: None,
+            last_arrival: 0.0,
+            picked: Vec::new(),
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
@@ -243,7 +262,6 @@ impl GavelRounds {
         }
         self.allocated_for.clear();
         self.allocated_for.extend(view.active.iter().map(|s| s.job));
-        self.last_computed = Some(view.now);
         Ok(())
     }
 
@@ -351,66 +369,147 @@ impl Scheduler for GavelRounds {
     }
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
+        if self.book.is_none() {
+            let types = view.cluster.types.len();
+            self.book = Some(book::Book::new(view.jobs.len(), types, view.round_s));
+            self.last_arrival = view.jobs.iter().map(|j| j.arrival).fold(0.0, f64::max);
+        }
+        if let Some(book) = self.book.as_mut() {
+            book.update(view.last_round, view.active);
+        }
+        let placements = self.pick_and_place(view)?;
+        if placements.is_empty() && !view.active.is_empty() && self.last_arrival <= view.now {
+            // Gavel: when nothing runs and no job is left to arrive, the allocation is reset
+            // at once (its simulator loops again at the same time with the last reset zeroed).
+            if let Some(book) = self.book.as_mut() {
+                book.last_reset = 0.0;
+            }
+            return self.pick_and_place(view);
+        }
+        Ok(placements)
+    }
+}
+
+impl GavelRounds {
+    /// Recomputes x if due, then one pick over the types' lists and the placement.
+    fn pick_and_place(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
+        let cluster = view.cluster;
+        let types = cluster.types.len();
+        let book = self.book.as_mut().expect("created by schedule");
         // Both lists are in arrival order, so equal sequences mean equal sets.
         let changed = !view
             .active
             .iter()
             .map(|s| s.job)
             .eq(self.allocated_for.iter().copied());
-        let due = self
-            .last_computed
-            .is_none_or(|t| view.now - t >= self.interval - 1e-9);
+        let due = view.now - book.last_reset >= self.interval - 1e-9 || book.last_reset == 0.0;
         if changed && due && !view.active.is_empty() {
+            self.x.resize(view.jobs.len(), Vec::new());
+            book.reset(view.now, &self.x);
             self.recompute(view)?;
         }
-        // (priority, job, type) over jobs that have an allocation.
-        let pairs = &mut self.pairs;
-        pairs.clear();
-        for s in view.active {
-            let Some(x) = self.x.get(s.job).filter(|x| !x.is_empty()) else {
-                continue;
-            };
-            let elapsed = view.now - view.jobs[s.job].arrival;
-            for (j, &xj) in x.iter().enumerate() {
-                if xj <= 1e-9 {
+        let book = self.book.as_ref().expect("created above");
+        self.x.resize(view.jobs.len(), Vec::new());
+
+        // Walk each type's list in turn; pick (job, type) where the job fits.
+        self.picked.resize(view.jobs.len(), false);
+        let mut left: Vec<u32> = (0..types).map(|j| cluster.gpus_of_type(j)).collect();
+        let mut picks: Vec<Vec<usize>> = vec![Vec::new(); types];
+        let mut list: Vec<ListEntry> = Vec::with_capacity(view.active.len());
+        for j in 0..types {
+            list.clear();
+            for (pos, s) in view.active.iter().enumerate() {
+                let x = &self.x[s.job];
+                let rate = view.jobs[s.job].rate[j];
+                list.push(ListEntry::new(
+                    [
+                        book.priority(s.job, j, x, rate),
+                        book.deficit(s.job, j),
+                        x.get(j).copied().unwrap_or(0.0),
+                    ],
+                    pos,
+                    s.job,
+                ));
+            }
+            // Highest (priority, deficit, x) first, equal keys in arrival order. Only the head
+            // of the list is ever read (a type fills after a few picks), so it is a heap.
+            let mut heap = std::collections::BinaryHeap::from(std::mem::take(&mut list));
+            while left[j] > 0 {
+                let Some(entry) = heap.pop() else { break };
+                let i = entry.job;
+                let job = &view.jobs[i];
+                if self.picked[i] || job.rate[j] <= 0.0 || job.scale_factor > left[j] {
                     continue;
                 }
-                let received = if elapsed > 0.0 {
-                    s.time_on_type[j] / elapsed
-                } else {
-                    0.0
-                };
-                let priority = if received > 0.0 {
-                    xj / received
-                } else {
-                    f64::INFINITY
-                };
-                pairs.push((priority, s.job, j));
+                left[j] -= job.scale_factor;
+                self.picked[i] = true;
+                picks[j].push(i);
             }
+            list = heap.into_vec();
         }
-        // (job, type) pairs are distinct, so an unstable sort gives the one order.
-        pairs.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        self.placed.resize(view.jobs.len(), false);
-        let mut pool = GpuPool::new(view.cluster);
+        // Place per type, largest jobs first; a pick without an allocation is not run.
+        let mut pool = GpuPool::new(cluster);
         let mut placements = Vec::new();
-        for &(_, i, j) in pairs.iter() {
-            if pool.is_empty() {
-                break;
+        for (j, picked) in picks.iter_mut().enumerate() {
+            picked.sort_by_key(|&i| std::cmp::Reverse(view.jobs[i].scale_factor));
+            for &i in picked.iter() {
+                self.picked[i] = false;
+                if self.x[i].is_empty() {
+                    continue;
+                }
+                if let Some(pieces) = pool.take(j, view.jobs[i].scale_factor) {
+                    placements.push(Placement::exclusive(i, pieces));
+                }
             }
-            if self.placed[i] {
-                continue;
-            }
-            if let Some(pieces) = pool.take(j, view.jobs[i].scale_factor) {
-                self.placed[i] = true;
-                placements.push(Placement::exclusive(i, pieces));
-            }
-        }
-        for p in &placements {
-            self.placed[p.job] = false;
         }
         Ok(placements)
     }
 }
+
+/// One job in a type's list: ordered by its key, highest first, then by arrival (earlier first).
+struct ListEntry {
+    key: [f64; 3],
+    pos: usize,
+    job: usize,
+}
+
+impl ListEntry {
+    fn new(key: [f64; 3], pos: usize, job: usize) -> ListEntry {
+        // + 0.0 turns -0.0 into 0.0, so equal numbers compare equal under total_cmp (Gavel
+        // compares floats with Python's ==).
+        ListEntry {
+            key: key.map(|k| k + 0.0),
+            pos,
+            job,
+        }
+    }
+}
+
+impl Ord for ListEntry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key
+            .iter()
+            .zip(&other.key)
+            .map(|(a, b)| a.total_cmp(b))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(other.pos.cmp(&self.pos))
+    }
+}
+
+impl PartialOrd for ListEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for ListEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for ListEntry {}
 
 /// Who the allocation policy sees as its tenants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
