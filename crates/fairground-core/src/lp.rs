@@ -157,6 +157,15 @@ impl LpSolution {
             .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
         Ok(LpSolution { solution })
     }
+
+    /// Gives a fixed variable its bounds back and re-solves from the current basis.
+    pub fn unfix(self, var: Var) -> Result<LpSolution, LpError> {
+        let (outcome, _) = self.solution.unfix_var(var.0)?;
+        let solution = outcome
+            .into_solution()
+            .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
+        Ok(LpSolution { solution })
+    }
 }
 
 /// Sums repeated variables (microlp wants each at most once per row) and drops zero terms.

@@ -22,6 +22,7 @@ fn thousand_jobs(c: &mut Criterion) {
     // Arrival rates from a light load to a saturated cluster; the policy LP is the cost there.
     for (policy, jobs_per_hour) in [
         ("gavel-las", 0.5),
+        ("gavel-las", 1.0),
         ("gavel-las", 2.0),
         ("gavel-las", 6.0),
         ("fifo", 6.0),

@@ -51,10 +51,10 @@ use std::collections::BTreeMap;
 /// per job.
 ///
 /// For `gavel-las`, the class LP is built once over every class in the workload and re-solved
-/// warm as the classes' job counts change ([`IncrementalLas`]); when that answer would break a
-/// cap (few jobs, many GPUs), or the workload has more than [`MAX_WARM_CLASSES`] classes, the
-/// LP is solved afresh as for the other policies. Both give LAS's optimum, though where the
-/// optimum is not unique they may pick different optimal allocations.
+/// warm as the classes' job counts change ([`IncrementalLas`], which adds cap rows as they
+/// bind); when it runs out of cap rows, or the workload has more than [`MAX_WARM_CLASSES`]
+/// classes, the LP is solved afresh as for the other policies. Both give LAS's optimum, though
+/// where the optimum is not unique they may pick different optimal allocations.
 pub struct GavelRounds {
     policy: &'static dyn Policy,
     parties: Parties,
@@ -166,14 +166,8 @@ impl WarmLas {
     /// x for every active job, or None when the full model must decide.
     fn allocate(&mut self, view: &RoundView) -> Option<Vec<(usize, Vec<f64>)>> {
         let mut members = vec![0; self.las.classes()];
-        let mut wanted = 0.0;
         for s in view.active {
             members[self.class[s.job]?] += 1;
-            wanted += f64::from(view.jobs[s.job].scale_factor);
-        }
-        // With room for most jobs, caps bind and the answer would be refused: go fresh.
-        if wanted <= 2.0 * f64::from(view.cluster.total_gpus()) {
-            return None;
         }
         let shares = self.las.solve(&members).ok()??;
         Some(
