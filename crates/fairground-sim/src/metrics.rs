@@ -173,20 +173,16 @@ impl Recorder {
     fn close_round(&mut self) {
         if let Some((t0, t1, busy, share)) = self.round.take() {
             let span = (t1 - t0).max(f64::MIN_POSITIVE);
-            self.series.push(UtilSample {
-                t0,
-                t1,
-                busy: busy
-                    .iter()
-                    .zip(&self.gpus_per_type)
-                    .map(|(b, n)| if *n > 0.0 { b / (n * span) } else { 0.0 })
-                    .collect(),
-            });
-            self.shares.push(ShareSample {
-                t0,
-                t1,
-                gpus: share.iter().map(|g| g / span).collect(),
-            });
+            let busy = busy
+                .iter()
+                .zip(&self.gpus_per_type)
+                .map(|(b, n)| if *n > 0.0 { b / (n * span) } else { 0.0 })
+                .collect();
+            push_bounded(&mut self.series, (t0, t1, busy), MAX_SAMPLES);
+            let gpus = share.iter().map(|g| g / span).collect();
+            // With a tenant per job (Gavel traces), keep the share series to a bounded size.
+            let max_shares = (MAX_SHARE_VALUES / self.tenants.len().max(1)).clamp(64, MAX_SAMPLES);
+            push_bounded(&mut self.shares, (t0, t1, gpus), max_shares);
         }
     }
 
@@ -259,6 +255,75 @@ impl Recorder {
     }
 }
 
+/// Samples kept per series: past twice this, neighbours are merged in pairs.
+pub const MAX_SAMPLES: usize = 1000;
+/// Numbers kept in the tenant-share series (samples x tenants), at most.
+const MAX_SHARE_VALUES: usize = 200_000;
+
+/// A time series of per-interval averages (utilisation, shares).
+pub(crate) trait Sample {
+    fn span(&self) -> (f64, f64);
+    fn values(&mut self) -> &mut Vec<f64>;
+    fn make(t0: f64, t1: f64, values: Vec<f64>) -> Self;
+}
+
+impl Sample for UtilSample {
+    fn span(&self) -> (f64, f64) {
+        (self.t0, self.t1)
+    }
+    fn values(&mut self) -> &mut Vec<f64> {
+        &mut self.busy
+    }
+    fn make(t0: f64, t1: f64, busy: Vec<f64>) -> Self {
+        UtilSample { t0, t1, busy }
+    }
+}
+
+impl Sample for ShareSample {
+    fn span(&self) -> (f64, f64) {
+        (self.t0, self.t1)
+    }
+    fn values(&mut self) -> &mut Vec<f64> {
+        &mut self.gpus
+    }
+    fn make(t0: f64, t1: f64, gpus: Vec<f64>) -> Self {
+        ShareSample { t0, t1, gpus }
+    }
+}
+
+/// Appends a sample; once the series holds 2 x `max`, merges neighbours in pairs, so a long
+/// run keeps between `max` and 2 x `max` samples. A merged sample is the time-weighted mean
+/// over its whole span, a gap between the two (an idle jump) counting as zero, so the integral
+/// of every series over time is kept.
+pub(crate) fn push_bounded<S: Sample>(
+    series: &mut Vec<S>,
+    (t0, t1, values): (f64, f64, Vec<f64>),
+    max: usize,
+) {
+    series.push(S::make(t0, t1, values));
+    if series.len() < 2 * max.max(1) {
+        return;
+    }
+    let old = std::mem::take(series);
+    let mut it = old.into_iter();
+    while let Some(mut a) = it.next() {
+        let Some(mut b) = it.next() else {
+            series.push(a);
+            break;
+        };
+        let ((a0, a1), (b0, b1)) = (a.span(), b.span());
+        let span = (b1 - a0).max(f64::MIN_POSITIVE);
+        let (wa, wb) = ((a1 - a0) / span, (b1 - b0) / span);
+        let merged: Vec<f64> = a
+            .values()
+            .iter()
+            .zip(b.values().iter())
+            .map(|(x, y)| x * wa + y * wb)
+            .collect();
+        series.push(S::make(a0, b1, merged));
+    }
+}
+
 /// The job's run time on an isolated 1/N share: x_j = n_j / (N s), scaled down so sum_j x_j <= 1.
 fn isolated_time(cluster: &Cluster, job: &Job, contention: f64) -> f64 {
     let s = f64::from(job.scale_factor);
@@ -296,6 +361,38 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_series_are_merged_keeping_their_integral() {
+        let mut series: Vec<UtilSample> = Vec::new();
+        let mut integral = 0.0;
+        let mut t = 0.0;
+        for k in 0..1000 {
+            // Rounds of 360 s with an idle gap of 100 s every tenth round.
+            if k % 10 == 0 {
+                t += 100.0;
+            }
+            let v = (k % 7) as f64 / 7.0;
+            integral += v * 360.0;
+            push_bounded(&mut series, (t, t + 360.0, vec![v]), 100);
+            t += 360.0;
+        }
+        assert!(
+            series.len() >= 100 && series.len() < 200,
+            "{} samples",
+            series.len()
+        );
+        let kept: f64 = series.iter().map(|s| s.busy[0] * (s.t1 - s.t0)).sum();
+        assert!(
+            (kept - integral).abs() < 1e-6 * integral,
+            "{kept} vs {integral}"
+        );
+        assert_eq!(series.last().unwrap().t1, t, "the end stays where it was");
+        assert!(
+            series.windows(2).all(|w| w[0].t1 <= w[1].t0),
+            "in order, no overlap"
+        );
+    }
 
     #[test]
     fn percentiles_by_hand() {
