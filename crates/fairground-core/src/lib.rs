@@ -5,6 +5,7 @@
 //! instance into an [`Allocation`] g_ij (time-averaged GPUs of type j held by tenant i).
 
 pub mod allocation;
+pub mod fairness;
 pub mod lp;
 pub mod metrics;
 pub mod policies;

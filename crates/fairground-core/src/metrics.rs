@@ -1,12 +1,12 @@
 //! Metrics of any allocation, whatever produced it.
 
-use crate::properties::ef_required;
+use crate::fairness;
 use crate::{Allocation, Instance};
 use serde::{Deserialize, Serialize};
 
 /// envy[i][k] = u_i(g_k)/w_k - u_i(g_i)/w_i: how much more i values k's bundle than its own,
 /// per unit of weight (> 0 means i envies k). `required[i][k]` marks the pairs envy-freeness
-/// constrains (all pairs unless caps differ; see [`ef_required`]).
+/// constrains (every pair of uncapped tenants; see [`fairness::must_not_envy`] for caps).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvyMatrix {
     pub envy: Vec<Vec<f64>>,
@@ -18,20 +18,23 @@ impl EnvyMatrix {
         let n = inst.tenants();
         let envy = (0..n)
             .map(|i| {
-                let own = inst.utility(i, &alloc.gpus[i]) / inst.weight[i];
                 (0..n)
                     .map(|k| {
                         if k == i {
                             0.0
                         } else {
-                            inst.utility(i, &alloc.gpus[k]) / inst.weight[k] - own
+                            fairness::envy(inst, alloc, i, k)
                         }
                     })
                     .collect()
             })
             .collect();
         let required = (0..n)
-            .map(|i| (0..n).map(|k| k != i && ef_required(inst, i, k)).collect())
+            .map(|i| {
+                (0..n)
+                    .map(|k| fairness::must_not_envy(inst, i, k))
+                    .collect()
+            })
             .collect();
         EnvyMatrix { envy, required }
     }
@@ -71,7 +74,7 @@ impl Metrics {
     pub fn of(inst: &Instance, alloc: &Allocation) -> Self {
         let utility = alloc.utilities(inst);
         let si_target: Vec<f64> = (0..inst.tenants())
-            .map(|i| inst.utility(i, &inst.equal_split(i)))
+            .map(|i| fairness::si_target(inst, i))
             .collect();
         let si_ratio: Vec<f64> = utility.iter().zip(&si_target).map(|(u, t)| u / t).collect();
         let utilisation = alloc

@@ -4,7 +4,7 @@
 
 use crate::lp::Lp;
 use crate::metrics::Metrics;
-use crate::policies::{scale_factor, AllocationLp, Policy};
+use crate::policies::{AllocationLp, Policy};
 use crate::{Allocation, Instance, Scenario};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -12,15 +12,6 @@ use serde::{Deserialize, Serialize};
 
 /// Tolerance of every property check, relative to the size of the quantity compared.
 pub const TOLERANCE: f64 = 1e-6;
-
-/// Whether envy-freeness constrains i towards k: i must not envy k when i may hold at least as
-/// many GPUs per unit of weight as k (d_i / w_i >= d_k / w_k; uncapped means the whole cluster).
-/// Without caps this is every pair, i.e. plain weighted EF. With caps, a tenant is not said to
-/// envy a bundle larger than it could hold; under this rule the capped equal split is EF, so
-/// SI + EF is always feasible.
-pub fn ef_required(inst: &Instance, i: usize, k: usize) -> bool {
-    scale_factor(inst, i) / inst.weight[i] >= scale_factor(inst, k) / inst.weight[k] * (1.0 - 1e-12)
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SiCheck {

@@ -1,7 +1,7 @@
 use super::base::AllocationLp;
 use super::{Policy, PolicyError, Solution};
+use crate::fairness::{envy, must_not_envy, si_target};
 use crate::lp::{Lp, LpSolution};
-use crate::properties::ef_required;
 use crate::Instance;
 
 /// How the N(N-1) envy-freeness rows enter the LP.
@@ -22,12 +22,12 @@ pub enum EfRows {
 /// maximise   sum_i u_i(g_i)                              efficiency, u_i(x) = sum_j s_ij x_j
 /// subject to base constraints (capacity, caps)
 ///            u_i(g_i) >= u_i(e_i)              for all i  sharing incentive
-///            u_i(g_i) / w_i >= u_i(g_k) / w_k  for (i,k) with d_i/w_i >= d_k/w_k   envy-freeness
+///            u_i(g_i) / w_i >= u_i(g_k) / w_k  for (i,k) with must_not_envy(i, k)     envy-freeness
 /// ```
 ///
-/// With caps, i need not be envy-free towards a tenant allowed more GPUs per unit of weight
-/// (i could not use that bundle in full); without caps every pair is constrained. The equal
-/// split satisfies every row, so the LP is always feasible.
+/// Without caps every pair is constrained (plain weighted EF). With caps, i is exempt towards k
+/// only when k's largest bundle scaled to i's weight exceeds i's cap ([`crate::fairness`] states
+/// the rule). The capped equal split satisfies every row, so the LP is always feasible.
 pub struct OefCoop {
     pub ef_rows: EfRows,
 }
@@ -48,13 +48,13 @@ impl Policy for OefCoop {
         let n = inst.tenants();
         let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
         for i in 0..n {
-            let target = inst.utility(i, &inst.equal_split(i));
+            let target = si_target(inst, i);
             let own = m.utility(inst, i, i, 1.0);
             m.lp.ge(own, target);
         }
         let sol = if self.ef_rows == EfRows::Full {
             for i in 0..n {
-                for k in (0..n).filter(|&k| k != i && ef_required(inst, i, k)) {
+                for k in (0..n).filter(|&k| must_not_envy(inst, i, k)) {
                     let row = ef_row(&m, inst, i, k);
                     m.lp.ge(row, 0.0);
                 }
@@ -87,20 +87,21 @@ fn add_violated_rows(
     // Pairs still to check; a row in the LP holds to the solver's tolerance and is never added
     // twice (that could loop).
     let mut open: Vec<Vec<bool>> = (0..n)
-        .map(|i| (0..n).map(|k| k != i && ef_required(inst, i, k)).collect())
+        .map(|i| (0..n).map(|k| must_not_envy(inst, i, k)).collect())
         .collect();
     loop {
         let g = m.read(&sol);
         let mut worst: Option<(usize, usize, f64)> = None;
         for (i, open_i) in open.iter().enumerate() {
-            let own = inst.utility(i, &g.gpus[i]) / inst.weight[i];
             // Ranked relative to i's own utility: tenants with large speedups would otherwise
             // dominate, and ranking this way needs ~25% fewer rows (BENCHMARKS.md).
-            let scale = own.abs().max(1e-9);
+            let scale = (inst.utility(i, &g.gpus[i]) / inst.weight[i])
+                .abs()
+                .max(1e-9);
             for k in (0..n).filter(|&k| open_i[k]) {
-                let envy = inst.utility(i, &g.gpus[k]) / inst.weight[k] - own;
-                if envy > EF_TOLERANCE && worst.is_none_or(|(_, _, w)| envy / scale > w) {
-                    worst = Some((i, k, envy / scale));
+                let e = envy(inst, &g, i, k);
+                if e > EF_TOLERANCE && worst.is_none_or(|(_, _, w)| e / scale > w) {
+                    worst = Some((i, k, e / scale));
                 }
             }
         }

@@ -43,7 +43,7 @@ pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
                         let tip = if i == k {
                             format!("{name} (own bundle)")
                         } else if !required {
-                            format!("{name} vs {}: not constrained (its cap per weight is smaller)", p.tenants[k])
+                            format!("{name} vs {}: exempt (it could not hold that bundle scaled to its weight under its cap)", p.tenants[k])
                         } else if value > 0.0 {
                             format!("{name} envies {}: values that bundle {value:.4} more per unit of weight", p.tenants[k])
                         } else {

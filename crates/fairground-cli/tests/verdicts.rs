@@ -1,0 +1,111 @@
+//! The `fairground` binary's fairness verdicts on a weighted scenario, against envy recomputed
+//! here from the printed allocation (not through the engine's helpers).
+
+use std::process::Command;
+
+/// Three uncapped tenants, weights 1, 1, 3; the heavy tenant c's envy of a binds in oef-coop
+/// (solved by hand in fairground-core's tests/weighted_envy.rs: efficiency 1010/47).
+const SCENARIO: &str = r#"{"gpu_types": [{"name": "x", "count": 5}, {"name": "y", "count": 5}],
+  "tenants": [{"name": "a", "throughput": [1, 4], "weight": 1},
+              {"name": "b", "throughput": [1, 1], "weight": 1},
+              {"name": "c", "throughput": [1, 3], "weight": 3}]}"#;
+const SPEEDUP: [[f64; 2]; 3] = [[1.0, 4.0], [1.0, 1.0], [1.0, 3.0]];
+const WEIGHT: [f64; 3] = [1.0, 1.0, 3.0];
+
+fn scenario_file(tag: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!(
+        "fairground-verdicts-{tag}-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(&path, SCENARIO).unwrap();
+    path
+}
+
+fn fairground(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_fairground"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// max over ordered pairs of u_i(g_k)/w_k - u_i(g_i)/w_i (nobody is capped: every pair counts).
+fn worst_envy(g: &[Vec<f64>]) -> (usize, usize, f64) {
+    let u = |i: usize, k: usize| SPEEDUP[i][0] * g[k][0] + SPEEDUP[i][1] * g[k][1];
+    let mut worst = (0, 0, f64::NEG_INFINITY);
+    for (i, w_i) in WEIGHT.iter().enumerate() {
+        for (k, w_k) in WEIGHT.iter().enumerate().filter(|&(k, _)| k != i) {
+            let e = u(i, k) / w_k - u(i, i) / w_i;
+            if e > worst.2 {
+                worst = (i, k, e);
+            }
+        }
+    }
+    worst
+}
+
+fn allocation(report: &serde_json::Value) -> Vec<Vec<f64>> {
+    serde_json::from_value(report["allocation"].clone()).unwrap()
+}
+
+#[test]
+fn solve_json_and_table_agree_with_the_recomputed_envy() {
+    let file = scenario_file("solve");
+    let path = file.to_str().unwrap();
+    for policy in ["oef-coop", "gavel-max-sum"] {
+        let json: serde_json::Value = serde_json::from_str(&fairground(&[
+            "solve",
+            path,
+            "--policy",
+            policy,
+            "--json",
+            "--no-sp-probe",
+        ]))
+        .unwrap();
+        let (i, k, envy) = worst_envy(&allocation(&json));
+        let ef = &json["properties"]["envy_freeness"];
+        let table = fairground(&["solve", path, "--policy", policy, "--no-sp-probe"]);
+        if policy == "oef-coop" {
+            assert!(envy <= 1e-7, "{i} envies {k} by {envy}");
+            assert_eq!(ef["holds"], true);
+            assert!((json["efficiency"].as_f64().unwrap() - 1010.0 / 47.0).abs() < 1e-7);
+            assert!(table.contains("envy-freeness: yes"), "{table}");
+        } else {
+            // Max-sum gives a all of y, which c values at 15 against its own at most 5 / 3.
+            assert_eq!((i, k), (2, 0));
+            assert!(envy > 10.0);
+            assert_eq!(ef["holds"], false);
+            assert_eq!(ef["pair"], serde_json::json!([2, 0]));
+            assert!((ef["worst_envy"].as_f64().unwrap() - envy).abs() < 1e-9);
+            assert!(
+                table.contains("envy-freeness: NO (c envies a by"),
+                "{table}"
+            );
+        }
+    }
+    std::fs::remove_file(file).ok();
+}
+
+#[test]
+fn compare_json_agrees_with_the_recomputed_envy_for_every_policy() {
+    let file = scenario_file("compare");
+    let reports: Vec<serde_json::Value> =
+        serde_json::from_str(&fairground(&["compare", file.to_str().unwrap(), "--json"])).unwrap();
+    assert!(reports.len() >= 9);
+    for r in &reports {
+        let (_, _, envy) = worst_envy(&allocation(r));
+        let holds = r["properties"]["envy_freeness"]["holds"].as_bool().unwrap();
+        // Away from the checker's tolerance (1e-6 of the largest utility) the verdicts must match.
+        if envy > 1e-4 {
+            assert!(!holds, "{}: envy {envy} shown as EF", r["policy"]);
+        } else if envy < 1e-9 {
+            assert!(holds, "{}: EF shown as failing at envy {envy}", r["policy"]);
+        }
+    }
+    std::fs::remove_file(file).ok();
+}
