@@ -98,7 +98,7 @@ pub fn Badges(p: &BadgesProps) -> Html {
     html! {
         <div class="badges" data-testid="badges">
             { badge("SI", "sharing incentive: everyone at least as well off as with its equal split", Some(si.holds), si_witness) }
-            { badge("EF", "envy-freeness: nobody prefers another's bundle", Some(ef.holds), ef_witness) }
+            { badge("EF", "envy-freeness: nobody prefers another's bundle, per unit of weight (a cap exempts bundles too big to hold)", Some(ef.holds), ef_witness) }
             { badge("PE", "Pareto efficiency: no allocation is better for someone and worse for none", Some(pe.holds), pe_witness) }
             { badge("SP", "strategy-proofness probe: searched misreports of throughput", sp_holds, sp_witness) }
         </div>

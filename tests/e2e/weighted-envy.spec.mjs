@@ -1,0 +1,95 @@
+// Weighted envy-freeness as the playground shows it: badges, heatmap, compare table and the
+// JavaScript API agree with envy recomputed here from the allocation (every ordered pair: nobody
+// is capped). The scenario is hand-solved in crates/fairground-core/tests/weighted_envy.rs.
+import { test, expect } from './fixtures.mjs';
+
+const scenario = {
+  gpu_types: [{ name: 'x', count: 5 }, { name: 'y', count: 5 }],
+  tenants: [
+    { name: 'a', throughput: [1, 4], weight: 1 },
+    { name: 'b', throughput: [1, 1], weight: 1 },
+    { name: 'c', throughput: [1, 3], weight: 3 },
+  ],
+};
+const speedup = [[1, 4], [1, 1], [1, 3]];
+const weight = [1, 1, 3];
+
+// max over ordered pairs of u_i(g_k)/w_k - u_i(g_i)/w_i, with the pair.
+const worstEnvy = (g) => {
+  const u = (i, k) => speedup[i][0] * g[k][0] + speedup[i][1] * g[k][1];
+  let worst = { i: -1, k: -1, envy: -Infinity };
+  for (let i = 0; i < 3; i++) {
+    for (let k = 0; k < 3; k++) {
+      if (k === i) continue;
+      const envy = u(i, k) / weight[k] - u(i, i) / weight[i];
+      if (envy > worst.envy) worst = { i, k, envy };
+    }
+  }
+  return worst;
+};
+
+const settled = async (page) => {
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await expect(page.getByTestId('solving')).toHaveText('');
+};
+
+test.beforeEach(async ({ page }) => {
+  await page.goto('./');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('./');
+  await settled(page);
+  await page.getByTestId('import').setInputFiles({
+    name: 'weighted.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)),
+  });
+  await expect(page.locator('[data-testid=allocation-chart] g.bar')).toHaveCount(3);
+  await settled(page);
+});
+
+test('badges and heatmap agree with envy recomputed from the allocation', async ({ page }) => {
+  // The JavaScript API gives the same allocation the page shows; recompute envy from it.
+  const api = (policy) => page.evaluate(([s, p]) => JSON.parse(window.wasmBindings.solve(JSON.stringify(s), p)), [scenario, policy]);
+
+  const oef = await api('oef-coop');
+  expect(worstEnvy(oef.allocation).envy).toBeLessThanOrEqual(1e-7);
+  expect(oef.properties.envy_freeness.holds).toBe(true);
+  expect(oef.efficiency).toBeCloseTo(1010 / 47, 7); // hand-solved
+  await expect(page.getByTestId('efficiency')).toContainText('21.4894');
+  await expect(page.getByTestId('badge-EF')).toHaveClass(/pass/);
+  await expect(page.locator('[data-testid=envy-heatmap] rect.heat-cell.envy')).toHaveCount(0);
+
+  const maxSum = await api('gavel-max-sum');
+  const worst = worstEnvy(maxSum.allocation);
+  expect([worst.i, worst.k]).toEqual([2, 0]); // the heavy c envies the light a
+  expect(maxSum.properties.envy_freeness.holds).toBe(false);
+  expect(maxSum.properties.envy_freeness.pair).toEqual([2, 0]);
+  await page.getByTestId('policy-select').selectOption('gavel-max-sum');
+  await settled(page);
+  await expect(page.getByTestId('badge-EF')).toHaveClass(/fail/);
+  await expect(page.getByTestId('badge-EF').locator('.witness')).toContainText(`c envies a: it values that bundle ${worst.envy.toFixed(4)} more`);
+  // The heatmap's vermillion cells are exactly the recomputed envious pairs.
+  const envious = [];
+  const u = (i, k) => speedup[i][0] * maxSum.allocation[k][0] + speedup[i][1] * maxSum.allocation[k][1];
+  for (let i = 0; i < 3; i++) for (let k = 0; k < 3; k++) {
+    if (i !== k && u(i, k) / weight[k] - u(i, i) / weight[i] > 1e-6) envious.push(`${i},${k}`);
+  }
+  expect(envious).toContain('2,0');
+  await expect(page.locator('[data-testid=envy-heatmap] rect.heat-cell.envy')).toHaveCount(envious.length);
+});
+
+test('the compare table shows the recomputed EF verdict for every policy', async ({ page }) => {
+  await page.getByTestId('mode-compare').click();
+  await expect(page.getByTestId('compare-table')).toBeVisible();
+  await expect(page.getByTestId('solving')).toHaveText('');
+  const rows = page.locator('[data-testid=compare-table] tbody tr');
+  const count = await rows.count();
+  expect(count).toBeGreaterThanOrEqual(9);
+  for (let r = 0; r < count; r++) {
+    const cells = await rows.nth(r).locator('td').allTextContents();
+    const policy = cells[0];
+    const report = await page.evaluate(([s, p]) => JSON.parse(window.wasmBindings.solve(JSON.stringify(s), p)), [scenario, policy]);
+    const { envy } = worstEnvy(report.allocation);
+    const ef = cells[cells.length - 2];
+    if (envy > 1e-4) expect(ef, `${policy}: envy ${envy}`).toBe('✗');
+    else if (envy < 1e-9) expect(ef, `${policy}: envy ${envy}`).toBe('✓');
+  }
+});
