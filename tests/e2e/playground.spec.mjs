@@ -52,8 +52,22 @@ test('a share link reproduces exactly the same numbers', async ({ page, browser 
 
   const fresh = await browser.newContext(); // no storage: the link alone must carry everything
   const other = await fresh.newPage();
+  const seen = [];
+  other.on('console', (msg) => seen.push(`console ${msg.type()}: ${msg.text()}`));
+  other.on('pageerror', (err) => seen.push(`uncaught: ${err.message}`));
+  other.on('requestfailed', (req) => seen.push(`request failed: ${req.url()}`));
   await other.goto(url);
-  await expect(other.getByTestId('allocation-chart')).toBeVisible();
+  // A second context starts cold: its own cache, so the engine is fetched and compiled again
+  // while the first page stays open. Measured at 0.25-1.0 s (idle to load average 7 on 2
+  // cores); the window is wider than the default 5 s for a shared, busy CI machine, and a
+  // failure says what the page showed instead.
+  try {
+    await expect(other.getByTestId('allocation-chart')).toBeVisible({ timeout: 15_000 });
+  } catch (err) {
+    const text = await other.locator('body').innerText().catch((e) => `(no text: ${e.message})`);
+    throw new Error(`no chart on the linked page; it showed:\n${text.slice(0, 800)}\n${seen.join('\n')}\n${err.message}`);
+  }
+  expect(seen.filter((line) => !line.startsWith('console warning'))).toEqual([]);
   await expect(other.getByTestId('efficiency')).toHaveText(shown);
   expect(await other.locator('[data-testid=allocation-chart] rect.segment title').allTextContents()).toEqual(bars);
   await expect(other.getByLabel('GPUs of v100', { exact: true })).toHaveValue('7');

@@ -52,28 +52,35 @@ pub fn bind(host: &str, port: u16) -> Result<Server, String> {
     })
 }
 
-/// Serves files from `dist` forever (run it on a thread to stop with the process).
+/// Serves files from `dist` forever (run it on a thread to stop with the process). Each request
+/// is answered on its own thread: answering in turn, one slow reader (a browser that stopped
+/// reading a preloaded 1.5 MB wasm) would hold up every other page's files behind it.
 pub fn handle(server: Server, dist: &Path) {
     for request in server.incoming_requests() {
-        let file = resolve(dist, request.url());
-        match file.as_ref().and_then(|f| std::fs::read(f).ok()) {
-            Some(bytes) => {
-                let mut response = Response::from_data(bytes);
-                let kind = content_type(file.as_deref().unwrap_or(dist));
-                for h in [
-                    header("Content-Type", kind),
-                    header("Cache-Control", "no-cache"),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    response.add_header(h);
-                }
-                let _ = request.respond(response);
+        let dist = dist.to_path_buf();
+        std::thread::spawn(move || respond(request, &dist));
+    }
+}
+
+fn respond(request: tiny_http::Request, dist: &Path) {
+    let file = resolve(dist, request.url());
+    match file.as_ref().and_then(|f| std::fs::read(f).ok()) {
+        Some(bytes) => {
+            let mut response = Response::from_data(bytes);
+            let kind = content_type(file.as_deref().unwrap_or(dist));
+            for h in [
+                header("Content-Type", kind),
+                header("Cache-Control", "no-cache"),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                response.add_header(h);
             }
-            None => {
-                let _ = request.respond(Response::from_string("not found").with_status_code(404));
-            }
+            let _ = request.respond(response);
+        }
+        None => {
+            let _ = request.respond(Response::from_string("not found").with_status_code(404));
         }
     }
 }
