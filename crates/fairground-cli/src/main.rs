@@ -230,13 +230,16 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
             p.envy_freeness.worst_envy
         ),
     }
-    if p.pareto_efficiency.holds {
-        out!("Pareto efficiency: yes");
-    } else {
-        out!(
+    match p.pareto_efficiency.holds {
+        Some(true) => out!("Pareto efficiency: yes"),
+        Some(false) => out!(
             "Pareto efficiency: NO (another allocation leaves nobody worse off and adds {:.6} to efficiency)",
             p.pareto_efficiency.gain
-        );
+        ),
+        None => out!(
+            "Pareto efficiency: undecided ({})",
+            p.pareto_efficiency.undecided.as_deref().unwrap_or("no reason given")
+        ),
     }
     if let Some(sp) = &r.properties.strategy_proofness_probe {
         match &sp.best {
@@ -274,7 +277,7 @@ fn print_comparison(reports: &[PolicyReport]) {
             p.envy_freeness.worst_envy.max(0.0),
             yes_no(p.sharing_incentive.holds),
             yes_no(p.envy_freeness.holds),
-            yes_no(p.pareto_efficiency.holds)
+            p.pareto_efficiency.holds.map_or("?", yes_no)
         );
     }
 }

@@ -26,6 +26,15 @@
 
 use crate::{Allocation, Instance};
 
+/// Relative tolerance of every fairness verdict and of the checks on every answer a policy
+/// gives: a constraint holds when it is broken by at most `TOLERANCE` times the size of the
+/// quantities it compares (so the verdict does not change with the units of throughput).
+pub const TOLERANCE: f64 = 1e-6;
+
+/// The LPs impose each constraint to `TOLERANCE * LP_MARGIN`, so an answer they accept passes
+/// the checker with room for round-off.
+pub const LP_MARGIN: f64 = 1e-2;
+
 /// N: GPUs in the cluster, all types together.
 pub fn cluster_size(inst: &Instance) -> f64 {
     inst.count.iter().sum()
@@ -62,6 +71,39 @@ pub fn must_not_envy(inst: &Instance, i: usize, k: usize) -> bool {
 pub fn envy(inst: &Instance, alloc: &Allocation, i: usize, k: usize) -> f64 {
     inst.utility(i, &alloc.gpus[k]) / inst.weight[k]
         - inst.utility(i, &alloc.gpus[i]) / inst.weight[i]
+}
+
+/// i's envy of k relative to the larger of the two values compared (u_i(g_i)/w_i and
+/// u_i(g_k)/w_k): in [-1, 1], 0 when both are 0.
+pub fn relative_envy(inst: &Instance, alloc: &Allocation, i: usize, k: usize) -> f64 {
+    let own = inst.utility(i, &alloc.gpus[i]) / inst.weight[i];
+    let theirs = inst.utility(i, &alloc.gpus[k]) / inst.weight[k];
+    let scale = own.abs().max(theirs.abs());
+    if scale > 0.0 {
+        (theirs - own) / scale
+    } else {
+        0.0
+    }
+}
+
+/// Whether i envies k beyond [`TOLERANCE`] (whether or not EF requires it not to).
+pub fn envies(inst: &Instance, alloc: &Allocation, i: usize, k: usize) -> bool {
+    i != k && relative_envy(inst, alloc, i, k) > TOLERANCE
+}
+
+/// How far i falls short of its sharing-incentive target, relative to it (<= 0 when met).
+pub fn relative_shortfall(inst: &Instance, alloc: &Allocation, i: usize) -> f64 {
+    let target = si_target(inst, i);
+    if target > 0.0 {
+        (target - inst.utility(i, &alloc.gpus[i])) / target
+    } else {
+        0.0
+    }
+}
+
+/// Whether i gets its sharing-incentive utility, to [`TOLERANCE`].
+pub fn meets_share(inst: &Instance, alloc: &Allocation, i: usize) -> bool {
+    relative_shortfall(inst, alloc, i) <= TOLERANCE
 }
 
 /// u_i(e_i): the utility sharing incentive guarantees tenant i (its capped weighted equal split,

@@ -10,12 +10,18 @@
 //! Solver failures never panic: microlp returns an error where minilp would panic on a singular
 //! basis, and every error becomes an [`LpError`].
 
-use microlp::{ComparisonOp, OptimizationDirection, Problem, Variable};
+use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions, Variable};
 use std::fmt;
+use std::sync::Arc;
 
-/// A decision variable of an [`Lp`].
+/// microlp's feasibility tolerance is absolute: every row holds to it. Rows are normalised (their
+/// largest term near 1) and variables measured in their expected size, so this absolute figure
+/// is a relative one, kept well inside the checker's 1e-6 (`fairness::TOLERANCE`).
+const FEASIBILITY: f64 = 1e-9;
+
+/// A decision variable of an [`Lp`]: its index in the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Var(Variable);
+pub struct Var(usize);
 
 /// A linear row: (variable, coefficient) terms.
 pub type Terms = Vec<(Var, f64)>;
@@ -50,34 +56,64 @@ impl From<microlp::Error> for LpError {
 }
 
 /// A linear program under construction.
+///
+/// Scaling, so that the answer does not depend on the scenario's units: a variable made with
+/// [`Lp::var_scaled`] is handed to the solver as x / scale (its expected size); every row, and
+/// the objective, is divided by a power of two near its largest coefficient (so no mantissa is
+/// rounded). Values and the objective read back are in the caller's units. The model is kept
+/// here and handed to microlp when solved, once the objective's size is known.
 pub struct Lp {
-    problem: Problem,
-    rows: usize,
+    direction: OptimizationDirection,
+    /// Per variable: objective coefficient (caller's units), bounds (solver's units).
+    vars: Vec<(f64, f64, f64)>,
+    scales: Vec<f64>,
+    rows: Vec<Row>,
 }
+
+/// A row in the solver's units: (variable index, coefficient) terms, comparison, right side.
+type Row = (Vec<(usize, f64)>, ComparisonOp, f64);
 
 impl Lp {
     pub fn maximize() -> Self {
-        Lp {
-            problem: Problem::new(OptimizationDirection::Maximize),
-            rows: 0,
-        }
+        Lp::new(OptimizationDirection::Maximize)
     }
 
     pub fn minimize() -> Self {
+        Lp::new(OptimizationDirection::Minimize)
+    }
+
+    fn new(direction: OptimizationDirection) -> Self {
         Lp {
-            problem: Problem::new(OptimizationDirection::Minimize),
-            rows: 0,
+            direction,
+            vars: Vec::new(),
+            scales: Vec::new(),
+            rows: Vec::new(),
         }
     }
 
     /// A variable >= 0 with objective coefficient `objective`.
     pub fn var(&mut self, objective: f64) -> Var {
-        Var(self.problem.add_var(objective, (0.0, f64::INFINITY)))
+        self.var_scaled(objective, 1.0)
+    }
+
+    /// A variable >= 0 whose values are expected to be of about `scale` (a positive, finite
+    /// size; anything else counts as 1): the solver works with x / scale.
+    pub fn var_scaled(&mut self, objective: f64, scale: f64) -> Var {
+        let scale = if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            1.0
+        };
+        self.vars.push((objective, 0.0, f64::INFINITY));
+        self.scales.push(scale);
+        Var(self.vars.len() - 1)
     }
 
     /// A variable with objective coefficient `objective` and bounds `lower..=upper`.
     pub fn bounded_var(&mut self, objective: f64, lower: f64, upper: f64) -> Var {
-        Var(self.problem.add_var(objective, (lower, upper)))
+        self.vars.push((objective, lower, upper));
+        self.scales.push(1.0);
+        Var(self.vars.len() - 1)
     }
 
     /// sum terms <= rhs
@@ -96,37 +132,110 @@ impl Lp {
     }
 
     fn row(&mut self, terms: impl IntoIterator<Item = (Var, f64)>, op: ComparisonOp, rhs: f64) {
-        let terms: Vec<(Variable, f64)> = merge(terms).into_iter().map(|(v, c)| (v.0, c)).collect();
-        self.problem.add_constraint(terms.as_slice(), op, rhs);
-        self.rows += 1;
+        let (terms, rhs) = scaled_row(&self.scales, terms, rhs);
+        self.rows.push((terms, op, rhs));
     }
 
     /// Constraint rows so far.
     pub fn rows(&self) -> usize {
-        self.rows
+        self.rows.len()
     }
 
     pub fn solve(&self) -> Result<LpSolution, LpError> {
-        let outcome = self.problem.solve()?;
+        let costs: Vec<f64> = self
+            .vars
+            .iter()
+            .zip(&self.scales)
+            .map(|((c, _, _), s)| c * s)
+            .collect();
+        let objective_factor = power_of_two_below(costs.iter().fold(0.0, |m, c| m.max(c.abs())));
+        let mut problem = Problem::new(self.direction);
+        let vars: Vec<Variable> = self
+            .vars
+            .iter()
+            .zip(&costs)
+            .map(|((_, lo, hi), c)| problem.add_var(c * objective_factor, (*lo, *hi)))
+            .collect();
+        for (terms, op, rhs) in &self.rows {
+            let terms: Vec<(Variable, f64)> = terms.iter().map(|&(v, c)| (vars[v], c)).collect();
+            problem.add_constraint(terms.as_slice(), *op, *rhs);
+        }
+        let mut options = SolveOptions::default();
+        options.tolerances.feasibility = FEASIBILITY;
+        let outcome = problem.solve_with(options)?;
         let solution = outcome
             .into_solution()
             .map_err(|_| LpError::Numerical("the solve was interrupted".into()))?;
-        Ok(LpSolution { solution })
+        Ok(LpSolution {
+            solution,
+            model: Arc::new(Model {
+                vars,
+                scales: self.scales.clone(),
+                objective_factor,
+            }),
+        })
     }
+}
+
+/// 1 / the power of two at or below `largest` (1 for 0 or a non-finite value).
+fn power_of_two_below(largest: f64) -> f64 {
+    if largest > 0.0 && largest.is_finite() {
+        2f64.powi(-(largest.log2().floor() as i32).clamp(-1000, 1000))
+    } else {
+        1.0
+    }
+}
+
+/// A row in the solver's units: each coefficient times its variable's scale, then the whole row
+/// (and its right-hand side) divided by the power of two at or below its largest coefficient.
+fn scaled_row(
+    scales: &[f64],
+    terms: impl IntoIterator<Item = (Var, f64)>,
+    rhs: f64,
+) -> (Vec<(usize, f64)>, f64) {
+    let terms: Vec<(usize, f64)> = merge(terms)
+        .into_iter()
+        .map(|(v, c)| (v.0, c * scales[v.0]))
+        .collect();
+    let factor = power_of_two_below(terms.iter().map(|(_, c)| c.abs()).fold(0.0, f64::max));
+    let scaled_rhs = rhs * factor;
+    if !scaled_rhs.is_finite() {
+        return (terms, rhs); // leave it as written; the solver reports what it cannot do
+    }
+    (
+        terms.into_iter().map(|(v, c)| (v, c * factor)).collect(),
+        scaled_rhs,
+    )
+}
+
+/// What a solution needs to speak in the caller's units.
+struct Model {
+    vars: Vec<Variable>,
+    scales: Vec<f64>,
+    objective_factor: f64,
 }
 
 /// An optimal solution; more rows can be added and re-solved from its basis (dual simplex).
 pub struct LpSolution {
     solution: microlp::Solution,
+    model: Arc<Model>,
+}
+
+/// The solution a warm re-solve reached.
+fn resolved(outcome: microlp::SolveOutcome, model: Arc<Model>) -> Result<LpSolution, LpError> {
+    let solution = outcome
+        .into_solution()
+        .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
+    Ok(LpSolution { solution, model })
 }
 
 impl LpSolution {
     pub fn value(&self, var: Var) -> f64 {
-        self.solution.var_value(var.0)
+        self.solution.var_value(self.model.vars[var.0]) * self.model.scales[var.0]
     }
 
     pub fn objective(&self) -> f64 {
-        self.solution.objective()
+        self.solution.objective() / self.model.objective_factor
     }
 
     /// Adds `sum terms >= rhs` and re-solves from the current basis.
@@ -135,36 +244,32 @@ impl LpSolution {
         terms: impl IntoIterator<Item = (Var, f64)>,
         rhs: f64,
     ) -> Result<LpSolution, LpError> {
-        let terms: Vec<(Variable, f64)> = merge(terms).into_iter().map(|(v, c)| (v.0, c)).collect();
+        let (terms, rhs) = scaled_row(&self.model.scales, terms, rhs);
+        let terms: Vec<(Variable, f64)> = terms
+            .iter()
+            .map(|&(v, c)| (self.model.vars[v], c))
+            .collect();
         let outcome = self
             .solution
             .add_constraint(terms.as_slice(), ComparisonOp::Ge, rhs)?;
-        let solution = outcome
-            .into_solution()
-            .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
-        Ok(LpSolution { solution })
+        resolved(outcome, self.model)
     }
-}
 
-impl LpSolution {
     /// Fixes `var` at `value` (again, if it was fixed before) and re-solves from the current
     /// basis. A variable used this way stands for a right-hand side that changes between
     /// solves, since microlp cannot edit a row once it is in the model.
     pub fn fix(self, var: Var, value: f64) -> Result<LpSolution, LpError> {
-        let outcome = self.solution.fix_var(var.0, value)?;
-        let solution = outcome
-            .into_solution()
-            .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
-        Ok(LpSolution { solution })
+        let inner = self.model.vars[var.0];
+        let outcome = self
+            .solution
+            .fix_var(inner, value / self.model.scales[var.0])?;
+        resolved(outcome, self.model)
     }
 
     /// Gives a fixed variable its bounds back and re-solves from the current basis.
     pub fn unfix(self, var: Var) -> Result<LpSolution, LpError> {
-        let (outcome, _) = self.solution.unfix_var(var.0)?;
-        let solution = outcome
-            .into_solution()
-            .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
-        Ok(LpSolution { solution })
+        let (outcome, _) = self.solution.unfix_var(self.model.vars[var.0])?;
+        resolved(outcome, self.model)
     }
 }
 

@@ -11,6 +11,9 @@ use serde::{Deserialize, Serialize};
 pub struct EnvyMatrix {
     pub envy: Vec<Vec<f64>>,
     pub required: Vec<Vec<bool>>,
+    /// `envies[i][k]`: i envies k beyond the stated tolerance (relative; see
+    /// [`fairness::envies`]), whether or not EF requires it not to.
+    pub envies: Vec<Vec<bool>>,
 }
 
 impl EnvyMatrix {
@@ -36,7 +39,18 @@ impl EnvyMatrix {
                     .collect()
             })
             .collect();
-        EnvyMatrix { envy, required }
+        let envies = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|k| fairness::envies(inst, alloc, i, k))
+                    .collect()
+            })
+            .collect();
+        EnvyMatrix {
+            envy,
+            required,
+            envies,
+        }
     }
 
     /// The largest envy over the constrained pairs, with (envious, envied); None with one tenant.

@@ -2,6 +2,7 @@
 //! allocation, and a strategy-proofness probe of any policy. Each failed check carries a witness
 //! (who envies whom, a dominating allocation, a profitable lie) as data the UI can show.
 
+use crate::fairness;
 use crate::lp::Lp;
 use crate::metrics::Metrics;
 use crate::policies::{AllocationLp, Policy};
@@ -10,8 +11,9 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-/// Tolerance of every property check, relative to the size of the quantity compared.
-pub const TOLERANCE: f64 = 1e-6;
+/// Tolerance of every property check, relative to the size of the quantity compared (one
+/// value for the LPs and the checker, defined with the properties in [`crate::fairness`]).
+pub use crate::fairness::TOLERANCE;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SiCheck {
@@ -24,7 +26,8 @@ pub struct SiCheck {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EfCheck {
     pub holds: bool,
-    /// The largest envy u_i(g_k)/w_k - u_i(g_i)/w_i over constrained pairs (<= 0 when EF).
+    /// u_i(g_k)/w_k - u_i(g_i)/w_i for the constrained pair with the largest envy relative to
+    /// the values compared (<= 0, or within the tolerance, when EF).
     pub worst_envy: f64,
     /// (envious, envied) of that worst pair.
     pub pair: Option<(usize, usize)>,
@@ -32,7 +35,11 @@ pub struct EfCheck {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PeCheck {
-    pub holds: bool,
+    /// `None` when the test LP could not be solved reliably (see `undecided`): neither verdict
+    /// is shown then.
+    pub holds: Option<bool>,
+    /// Why the verdict is undecided.
+    pub undecided: Option<String>,
     /// max sum_i (u_i(h_i) - u_i(g_i)) over feasible h leaving nobody worse off.
     pub gain: f64,
     /// An allocation that makes nobody worse off and someone better off, when one exists.
@@ -60,21 +67,29 @@ pub fn check_with(inst: &Instance, alloc: &Allocation, metrics: &Metrics) -> Pro
         .enumerate()
         .min_by(|a, b| a.1.total_cmp(&b.1))
         .unwrap_or((0, 1.0));
-    let envy = metrics.envy.worst();
-    let worst_envy = envy.map_or(0.0, |(_, _, e)| e);
-    let envy_scale = metrics.utility.iter().copied().fold(1.0, f64::max);
+    // The required pair with the largest envy relative to the values compared; among equals
+    // (a tenant with nothing envies everyone by 1), the largest envy.
+    let n = inst.tenants();
+    let envy = &metrics.envy.envy;
+    let worst = (0..n)
+        .flat_map(|i| (0..n).map(move |k| (i, k)))
+        .filter(|&(i, k)| metrics.envy.required[i][k])
+        .map(|(i, k)| (i, k, fairness::relative_envy(inst, alloc, i, k)))
+        .max_by(|a, b| {
+            a.2.total_cmp(&b.2)
+                .then(envy[a.0][a.1].total_cmp(&envy[b.0][b.1]))
+        });
+    let envy_free = worst.is_none_or(|(_, _, r)| r <= TOLERANCE);
     PropertyReport {
         sharing_incentive: SiCheck {
-            holds: worst_ratio >= 1.0 - TOLERANCE,
+            holds: (0..n).all(|i| fairness::meets_share(inst, alloc, i)),
             worst_ratio,
             worst_tenant,
         },
         envy_freeness: EfCheck {
-            holds: worst_envy <= TOLERANCE * envy_scale,
-            worst_envy,
-            pair: envy
-                .filter(|&(_, _, e)| e > TOLERANCE * envy_scale)
-                .map(|(i, k, _)| (i, k)),
+            holds: envy_free,
+            worst_envy: worst.map_or(0.0, |(i, k, _)| metrics.envy.envy[i][k]),
+            pair: worst.filter(|_| !envy_free).map(|(i, k, _)| (i, k)),
         },
         pareto_efficiency: pareto(inst, alloc, metrics.efficiency),
     }
@@ -89,30 +104,75 @@ pub fn check_with(inst: &Instance, alloc: &Allocation, metrics: &Metrics) -> Pro
 /// ```
 ///
 /// g is Pareto efficient iff the optimum is 0 (within tolerance); otherwise h dominates it.
+///
+/// h_ij is measured in g_ij (or, where g_ij is 0, in a size worth at most u_i(g_i) to i), so each
+/// floor row holds to the solver's tolerance relative to u_i(g_i) however small that is. "Not PE"
+/// is only said with a witness checked here: feasible ([`Allocation::check`]), nobody worse off
+/// beyond [`TOLERANCE`] (relative), efficiency higher by more than it; otherwise the verdict is
+/// undecided, with the reason.
 fn pareto(inst: &Instance, alloc: &Allocation, efficiency: f64) -> PeCheck {
-    let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
-    for i in 0..inst.tenants() {
-        let floor = inst.utility(i, &alloc.gpus[i]);
+    let utility: Vec<f64> = alloc.utilities(inst);
+    let share: Vec<Vec<f64>> = (0..inst.tenants()).map(|i| inst.equal_split(i)).collect();
+    let size = |i: usize, j: usize| {
+        let g = alloc.gpus[i][j];
+        let s = inst.speedup[i][j];
+        if g > 0.0 {
+            g
+        } else if utility[i] > 0.0 && s > 0.0 {
+            (utility[i] / (s * inst.types() as f64)).min(share[i][j].max(f64::MIN_POSITIVE))
+        } else {
+            share[i][j]
+        }
+    };
+    let mut m = AllocationLp::with_sizes(Lp::maximize(), inst, |i, j| inst.speedup[i][j], size);
+    for (i, &floor) in utility.iter().enumerate() {
         // A hair below u_i(g_i), so g itself stays feasible despite its own round-off.
         let own = m.utility(inst, i, i, 1.0);
-        m.lp.ge(own, floor - 1e-9 * floor.abs().max(1.0));
+        m.lp.ge(own, floor - 1e-9 * floor.abs());
     }
-    match m.lp.solve() {
-        Ok(sol) => {
-            let gain = sol.objective() - efficiency;
-            let holds = gain <= TOLERANCE * efficiency.abs().max(1.0);
-            PeCheck {
-                holds,
-                gain,
-                dominating: (!holds).then(|| m.read(&sol)),
-            }
+    let sol = match m.lp.solve() {
+        Ok(sol) => sol,
+        Err(err) => {
+            return undecided(
+                inst,
+                format!("the Pareto test's LP could not be solved ({err})"),
+            )
         }
-        // g over-uses capacity (an infeasible allocation): nothing can be said to dominate it.
-        Err(_) => PeCheck {
-            holds: false,
-            gain: f64::NAN,
-            dominating: None,
-        },
+    };
+    let h = m.read(&sol);
+    let after = h.utilities(inst);
+    let gain = after.iter().sum::<f64>() - efficiency;
+    let nobody_worse = after
+        .iter()
+        .zip(&utility)
+        .all(|(a, b)| *a >= b * (1.0 - TOLERANCE));
+    let dominates = nobody_worse && gain > TOLERANCE * efficiency.abs();
+    if dominates {
+        if let Err(why) = h.check(inst) {
+            // The LP's witness breaks a constraint: the solver could not be trusted here.
+            return undecided(
+                inst,
+                format!("the Pareto test's dominating allocation is not feasible ({why})"),
+            );
+        }
+    }
+    PeCheck {
+        holds: Some(!dominates),
+        undecided: None,
+        gain: gain.max(0.0),
+        dominating: dominates.then_some(h),
+    }
+}
+
+/// A PE verdict left open, with the reason and the scenario's widely spread numbers if any.
+fn undecided(inst: &Instance, why: String) -> PeCheck {
+    let blame =
+        crate::scenario::wide_spread(inst).map_or(String::new(), |spread| format!("; {spread}"));
+    PeCheck {
+        holds: None,
+        undecided: Some(format!("{why}{blame}")),
+        gain: f64::NAN,
+        dominating: None,
     }
 }
 
@@ -214,7 +274,7 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
             // Judged by the TRUE speedups of tenant i.
             let gained = inst.utility(i, &sol.allocation.gpus[i]);
             let gain = gained - honest;
-            if gain > TOLERANCE * honest.abs().max(1.0)
+            if gain > TOLERANCE * honest.abs().max(1e-12)
                 && best.as_ref().is_none_or(|b| gain > b.gain)
             {
                 best = Some(Lie {

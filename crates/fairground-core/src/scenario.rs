@@ -356,6 +356,74 @@ impl Instance {
     }
 }
 
+/// Past this ratio between two numbers of one kind, an LP over the scenario may not be solved
+/// reliably in double precision (microlp's recommended coefficient range is the same 1e6).
+pub const RELIABLE_SPREAD: f64 = 1e6;
+
+/// The scenario's widely spread numbers, located, when together they span more than
+/// [`RELIABLE_SPREAD`]: the widest spread of one tenant's throughputs (its speedups), the spread
+/// of the weights and of the caps against the cluster. These multiply in the LPs (an allocation
+/// can need a tenant's speedup ratio times the weight ratio times the cap ratio of a GPU), so it
+/// is their product that is held to the range. `None` when it is within range.
+pub fn wide_spread(inst: &Instance) -> Option<String> {
+    /// The smallest and largest positive value, with where they are.
+    fn extremes(items: impl Iterator<Item = (f64, String)>) -> Option<(f64, String, f64, String)> {
+        let mut out: Option<(f64, String, f64, String)> = None;
+        for (v, at) in items.filter(|(v, _)| *v > 0.0 && v.is_finite()) {
+            out = Some(match out {
+                None => (v, at.clone(), v, at),
+                Some((l, la, h, ha)) => {
+                    let (l, la) = if v < l { (v, at.clone()) } else { (l, la) };
+                    let (h, ha) = if v > h { (v, at) } else { (h, ha) };
+                    (l, la, h, ha)
+                }
+            });
+        }
+        out
+    }
+    let speedups = inst
+        .throughput
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| {
+            extremes(
+                row.iter()
+                    .enumerate()
+                    .map(|(j, &t)| (t, format!("tenants[{i}].throughput[{j}]"))),
+            )
+        })
+        .max_by(|a, b| (a.2 / a.0).total_cmp(&(b.2 / b.0)));
+    let weights = extremes(
+        inst.weight
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| (w, format!("tenants[{i}].weight"))),
+    );
+    let total: f64 = inst.count.iter().sum();
+    let sizes = extremes(
+        inst.cap
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.map(|c| (c, format!("tenants[{i}].max_gpus"))))
+            .chain(std::iter::once((total, "the cluster's GPUs".to_string()))),
+    );
+    let parts: Vec<(f64, String, f64, String)> =
+        [speedups, weights, sizes].into_iter().flatten().collect();
+    let span: f64 = parts.iter().map(|(l, _, h, _)| h / l).product();
+    (span > RELIABLE_SPREAD).then(|| {
+        let named: Vec<String> = parts
+            .iter()
+            .filter(|(l, _, h, _)| h / l > 1.0)
+            .map(|(l, la, h, ha)| format!("{la} = {l:e} against {ha} = {h:e}"))
+            .collect();
+        format!(
+            "numbers spanning more than {RELIABLE_SPREAD:e} together may not be solved \
+             reliably (span {span:.1e}): {}",
+            named.join("; ")
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@ impl Policy for EqualShare {
         "each tenant gets its weighted equal split of every GPU type"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let allocation = Allocation {
             gpus: (0..inst.tenants()).map(|i| inst.equal_split(i)).collect(),
         };

@@ -26,7 +26,7 @@ impl Policy for GavelFtf {
         "Gavel: finish-time fairness (first round): max-min of throughput vs isolated share"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let rates: Vec<Vec<f64>> = (0..inst.tenants())
             .map(|i| {
                 let iso = job_throughput(inst, i, &isolated_share(inst, i));

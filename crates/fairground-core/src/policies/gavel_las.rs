@@ -24,7 +24,7 @@ impl Policy for GavelLas {
         "Gavel: heterogeneity-aware max-min fairness of normalised throughput"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         max_min_solution(inst, &las_rates(inst))
     }
 }
@@ -67,7 +67,19 @@ pub(super) fn max_min(
     } else {
         AllocationLp::new(Lp::maximize(), inst, |_, _| 0.0)
     };
-    let z = m.lp.var(1.0);
+    // z's expected size: the lowest rate any party gets from its equal split (the max-min
+    // level is at least that).
+    let at_share = (0..inst.tenants())
+        .filter(|&i| levels[i].is_none())
+        .map(|i| {
+            inst.equal_split(i)
+                .iter()
+                .zip(&rates[i])
+                .map(|(e, r)| e * r)
+                .sum::<f64>()
+        })
+        .fold(f64::INFINITY, f64::min);
+    let z = m.lp.var_scaled(1.0, at_share);
     for (i, level) in levels.iter().enumerate() {
         let largest = rates[i].iter().fold(0.0_f64, |a, &r| a.max(r.abs()));
         let scale = if largest > 0.0 { 1.0 / largest } else { 1.0 };

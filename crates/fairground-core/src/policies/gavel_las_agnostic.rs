@@ -21,7 +21,7 @@ impl Policy for GavelLasAgnostic {
         "Gavel: max-min fairness of GPUs held, ignoring heterogeneity"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let rates: Vec<Vec<f64>> = inst
             .weight
             .iter()

@@ -20,7 +20,7 @@ impl Policy for GavelMaxSum {
         "Gavel: maximum total raw throughput, no fairness"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.throughput[i][j]);
         let sol = m.lp.solve()?;
         Ok(Solution {

@@ -19,6 +19,9 @@ use crate::Instance;
 pub struct GavelWaterFilling;
 
 const LEVEL_TOLERANCE: f64 = 1e-6;
+/// Frozen levels are held a hair below the level reached (relative), so the next LP stays
+/// feasible despite the solver's tolerance on the rows that reached it.
+const HAIR: f64 = 1e-7;
 
 impl Policy for GavelWaterFilling {
     fn name(&self) -> &'static str {
@@ -29,7 +32,7 @@ impl Policy for GavelWaterFilling {
         "Gavel: water filling (lexicographic max-min) of normalised throughput"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let rates = las_rates(inst);
         let n = inst.tenants();
         let mut levels: Vec<Option<f64>> = vec![None; n];
@@ -66,8 +69,7 @@ impl Policy for GavelWaterFilling {
                 });
             }
             for i in frozen_now {
-                // A hair below z*, so the next LP stays feasible despite round-off.
-                levels[i] = Some(z_star * (1.0 - 1e-9));
+                levels[i] = Some(z_star * (1.0 - HAIR));
             }
         }
     }
@@ -94,7 +96,7 @@ fn best_alone(
     });
     for (k, level) in levels.iter().enumerate() {
         if k != tenant {
-            let floor = level.unwrap_or(z_star * (1.0 - 1e-9));
+            let floor = level.unwrap_or(z_star * (1.0 - HAIR));
             let row = m.weighted(k, &rates[k]);
             m.lp.ge(row, floor);
         }

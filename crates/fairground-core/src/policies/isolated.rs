@@ -16,7 +16,7 @@ impl Policy for Isolated {
         "Gavel's isolated share: 1/m of every type, capped at the tenant's scale factor"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let allocation = Allocation {
             gpus: (0..inst.tenants())
                 .map(|i| isolated_share(inst, i))

@@ -1,6 +1,8 @@
 use super::base::AllocationLp;
 use super::{Policy, PolicyError, Solution};
-use crate::fairness::{envy, must_not_envy, si_target};
+use crate::fairness::{
+    meets_share, must_not_envy, relative_envy, relative_shortfall, si_target, LP_MARGIN, TOLERANCE,
+};
 use crate::lp::{Lp, LpSolution};
 use crate::Instance;
 
@@ -32,9 +34,6 @@ pub struct OefCoop {
     pub ef_rows: EfRows,
 }
 
-/// Violations smaller than this (in utility per weight) are round-off, not envy.
-const EF_TOLERANCE: f64 = 1e-9;
-
 impl Policy for OefCoop {
     fn name(&self) -> &'static str {
         "oef-coop"
@@ -44,7 +43,32 @@ impl Policy for OefCoop {
         "OEF cooperative: most efficient allocation with sharing incentive and envy-freeness"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    /// Sharing incentive for every tenant and envy-freeness for every required pair.
+    fn check_defining(&self, inst: &Instance, sol: &Solution) -> Result<(), String> {
+        let g = &sol.allocation;
+        let n = inst.tenants();
+        if let Some(i) = (0..n).find(|&i| !meets_share(inst, g, i)) {
+            return Err(format!(
+                "'{}' gets {:e} less than its equal-split utility (relative), breaking sharing incentive",
+                inst.tenant_names[i],
+                relative_shortfall(inst, g, i)
+            ));
+        }
+        for i in 0..n {
+            for k in (0..n).filter(|&k| must_not_envy(inst, i, k)) {
+                let r = relative_envy(inst, g, i, k);
+                if r > TOLERANCE {
+                    return Err(format!(
+                        "'{}' envies '{}' by {r:e} (relative), breaking envy-freeness",
+                        inst.tenant_names[i], inst.tenant_names[k]
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let n = inst.tenants();
         let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
         for i in 0..n {
@@ -93,15 +117,13 @@ fn add_violated_rows(
         let g = m.read(&sol);
         let mut worst: Option<(usize, usize, f64)> = None;
         for (i, open_i) in open.iter().enumerate() {
-            // Ranked relative to i's own utility: tenants with large speedups would otherwise
-            // dominate, and ranking this way needs ~25% fewer rows (BENCHMARKS.md).
-            let scale = (inst.utility(i, &g.gpus[i]) / inst.weight[i])
-                .abs()
-                .max(1e-9);
+            // Ranked by relative envy: tenants with large speedups would otherwise dominate, and
+            // ranking this way needs ~25% fewer rows (BENCHMARKS.md). A row is added while the
+            // envy is above the checker's tolerance times LP_MARGIN.
             for k in (0..n).filter(|&k| open_i[k]) {
-                let e = envy(inst, &g, i, k);
-                if e > EF_TOLERANCE && worst.is_none_or(|(_, _, w)| e / scale > w) {
-                    worst = Some((i, k, e / scale));
+                let r = relative_envy(inst, &g, i, k);
+                if r > TOLERANCE * LP_MARGIN && worst.is_none_or(|(_, _, w)| r > w) {
+                    worst = Some((i, k, r));
                 }
             }
         }

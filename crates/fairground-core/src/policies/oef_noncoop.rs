@@ -1,5 +1,6 @@
 use super::base::AllocationLp;
 use super::{Policy, PolicyError, Solution};
+use crate::fairness::{si_target, TOLERANCE};
 use crate::lp::Lp;
 use crate::Instance;
 
@@ -26,9 +27,29 @@ impl Policy for OefNonCoop {
         "OEF non-cooperative: equal weighted normalised throughput for all, maximised"
     }
 
-    fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+    /// u_i(g_i) / w_i = t for every tenant, to the checker's tolerance relative to t.
+    fn check_defining(&self, inst: &Instance, sol: &Solution) -> Result<(), String> {
+        let t = sol.objective;
+        for (i, u) in sol.allocation.utilities(inst).iter().enumerate() {
+            let per_weight = u / inst.weight[i];
+            if (per_weight - t).abs() > TOLERANCE * t.abs() {
+                return Err(format!(
+                    "'{}' gets {per_weight:e} per unit of weight, not the common t = {t:e}",
+                    inst.tenant_names[i]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
         let mut m = AllocationLp::new(Lp::maximize(), inst, |_, _| 0.0);
-        let t = m.lp.var(1.0);
+        // t's expected size: the lowest utility per unit of weight any tenant gets from its
+        // equal split (every tenant can be scaled down to that level, so t is at least it).
+        let t_low = (0..inst.tenants())
+            .map(|i| si_target(inst, i) / inst.weight[i])
+            .fold(f64::INFINITY, f64::min);
+        let t = m.lp.var_scaled(1.0, t_low);
         for i in 0..inst.tenants() {
             let mut row = m.utility(inst, i, i, 1.0);
             row.push((t, -inst.weight[i]));

@@ -54,10 +54,12 @@ pub fn Badges(p: &BadgesProps) -> Html {
                 </table>
             </>
         },
-        None if pe.holds => {
+        None if pe.holds == Some(true) => {
             html! { <p>{ "No other allocation makes someone better off without making someone worse off." }</p> }
         }
-        None => html! { <p>{ "The allocation over-uses capacity." }</p> },
+        None => {
+            html! { <p>{ format!("Undecided: {}", pe.undecided.as_deref().unwrap_or("the test could not be solved")) }</p> }
+        }
     };
     let (sp_holds, sp_witness) = match (&props.strategy_proofness_probe, p.sp_pending) {
         (Some(probe), _) => match &probe.best {
@@ -99,7 +101,7 @@ pub fn Badges(p: &BadgesProps) -> Html {
         <div class="badges" data-testid="badges">
             { badge("SI", "sharing incentive: everyone at least as well off as with its equal split", Some(si.holds), si_witness) }
             { badge("EF", "envy-freeness: nobody prefers another's bundle, per unit of weight (a cap exempts bundles too big to hold)", Some(ef.holds), ef_witness) }
-            { badge("PE", "Pareto efficiency: no allocation is better for someone and worse for none", Some(pe.holds), pe_witness) }
+            { badge("PE", "Pareto efficiency: no allocation is better for someone and worse for none", pe.holds, pe_witness) }
             { badge("SP", "strategy-proofness probe: searched misreports of throughput", sp_holds, sp_witness) }
         </div>
     }

@@ -74,7 +74,7 @@ pub fn CompareTable(p: &CompareTableProps) -> Html {
                         <td>{ format!("{:.4}", q.envy_freeness.worst_envy.max(0.0)) }</td>
                         <td>{ yes(q.sharing_incentive.holds) }</td>
                         <td>{ yes(q.envy_freeness.holds) }</td>
-                        <td>{ yes(q.pareto_efficiency.holds) }</td>
+                        <td>{ q.pareto_efficiency.holds.map_or("?", yes) }</td>
                     </tr>
                 }
             }) }</tbody>

@@ -39,18 +39,19 @@ pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
                     { for (0..n).map(|k| {
                         let value = p.envy.envy[i][k];
                         let required = p.envy.required[i][k];
+                        let envious = p.envy.envies[i][k];
                         let fill = if i == k || !required { "#bbbbbb".to_string() } else { envy_colour(value, max_abs) };
                         let tip = if i == k {
                             format!("{name} (own bundle)")
                         } else if !required {
                             format!("{name} vs {}: exempt (it could not hold that bundle scaled to its weight under its cap)", p.tenants[k])
-                        } else if value > 0.0 {
+                        } else if envious {
                             format!("{name} envies {}: values that bundle {value:.4} more per unit of weight", p.tenants[k])
                         } else {
                             format!("{name} does not envy {}: values its own {:.4} more per unit of weight", p.tenants[k], -value)
                         };
                         html! {
-                            <rect class={classes!("heat-cell", (required && i != k && value > 1e-6).then_some("envy"))}
+                            <rect class={classes!("heat-cell", (required && envious).then_some("envy"))}
                                   x={(label + cell * k as f64).to_string()} y={(label + cell * i as f64).to_string()}
                                   width={(cell - 1.0).to_string()} height={(cell - 1.0).to_string()} fill={fill}>
                                 <title>{ tip }</title>
