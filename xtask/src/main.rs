@@ -4,6 +4,7 @@
 //! - `cargo xtask serve [--port N]`: build the release site and serve it on 127.0.0.1.
 //! - `cargo xtask test`: formatting, clippy, native tests, browser component tests, end-to-end tests.
 //! - `cargo xtask setup`: only the installs.
+//! - `cargo xtask fuzz [--minutes N]`: the engine's extreme-range fuzz suite, for N minutes.
 
 mod cmd;
 mod serve;
@@ -20,7 +21,10 @@ tasks:
   serve [--port N] [--host ADDR]  build the release site and serve it (default 127.0.0.1:8080;
                                   --port 0 picks any free port)
   test                            run every check and test, as CI does
-  setup                           install the pinned tools only";
+  setup                           install the pinned tools only
+  fuzz [--minutes N]              run the engine's extreme-range fuzz suite for N minutes
+                                  (default 5); failures are kept in
+                                  crates/fairground-core/tests/fuzz-regressions/";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,6 +32,7 @@ fn main() -> ExitCode {
         Some("serve") => serve_options(&args[1..]).and_then(|(host, port)| serve::run(&host, port)),
         Some("test") if args.len() == 1 => test::run(),
         Some("setup") if args.len() == 1 => setup::all().map(|_| ()),
+        Some("fuzz") => fuzz_minutes(&args[1..]).and_then(fuzz),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -71,6 +76,39 @@ fn serve_options(args: &[String]) -> Result<(String, u16), String> {
 pub fn project_root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().map(PathBuf::from).unwrap_or(manifest)
+}
+
+fn fuzz_minutes(args: &[String]) -> Result<u64, String> {
+    match args {
+        [] => Ok(5),
+        [flag, value] if flag == "--minutes" => value
+            .parse()
+            .ok()
+            .filter(|&m| m > 0)
+            .ok_or_else(|| format!("--minutes takes a whole number above 0, not '{value}'")),
+        _ => Err(format!("fuzz takes only --minutes N\n\n{USAGE}")),
+    }
+}
+
+/// The fuzz suite's long run, in release mode (about 40x the cases of a debug build).
+fn fuzz(minutes: u64) -> Result<(), String> {
+    cmd::run(
+        &format!("fuzz suite, {minutes} min (release)"),
+        cmd::cargo()
+            .args([
+                "test",
+                "--release",
+                "-p",
+                "fairground-core",
+                "--test",
+                "fuzz",
+                "--",
+                "--ignored",
+                "--nocapture",
+            ])
+            .env("FAIRGROUND_FUZZ_SECONDS", (minutes * 60).to_string())
+            .current_dir(project_root()),
+    )
 }
 
 #[cfg(test)]

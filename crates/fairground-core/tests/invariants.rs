@@ -1,5 +1,6 @@
 //! Properties every policy must keep on random scenarios (proptest).
 
+mod common;
 use fairground_core::policies::{self, GavelLas};
 use fairground_core::{properties, GpuType, Instance, Normalization, Policy, Scenario, Tenant};
 use proptest::prelude::*;
@@ -17,29 +18,7 @@ fn scenario_strategy() -> impl Strategy<Value = Scenario> {
             tenants,
         );
         (counts, rows).prop_filter_map("every tenant runs somewhere", |(counts, rows)| {
-            let s = Scenario {
-                version: 1,
-                gpu_types: counts
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &count)| GpuType {
-                        name: format!("t{j}"),
-                        count,
-                    })
-                    .collect(),
-                tenants: rows
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (throughput, weight, max_gpus))| Tenant {
-                        name: format!("u{i}"),
-                        throughput,
-                        weight,
-                        max_gpus,
-                    })
-                    .collect(),
-                normalization: Normalization::Slowest,
-            };
-            s.instance().is_ok().then_some(s)
+            common::scenario_from(&counts, rows)
         })
     })
 }
