@@ -17,3 +17,17 @@ export const test = base.extend({
 });
 
 export { expect };
+
+// The page has its chart and no solve or probe is running.
+export const settled = async (page) => {
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await expect(page.getByTestId('solving')).toHaveText('');
+};
+
+// Opens the playground on its default scenario, with no saved work.
+export const openFresh = async (page) => {
+  await page.goto('./');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('./');
+  await settled(page);
+};

@@ -1,17 +1,10 @@
-import { test, expect } from './fixtures.mjs';
+import { test, expect, settled, openFresh } from './fixtures.mjs';
 
 const cell = (page, label) => page.getByLabel(label, { exact: true });
 const efficiency = (page) => page.getByTestId('efficiency');
-const settled = async (page) => {
-  await expect(page.getByTestId('allocation-chart')).toBeVisible();
-  await expect(page.getByTestId('solving')).toHaveText('');
-};
 
 test.beforeEach(async ({ page }) => {
-  await page.goto('./');
-  await page.evaluate(() => localStorage.clear());
-  await page.goto('./');
-  await settled(page);
+  await openFresh(page);
 });
 
 test('editing a cell re-solves and the chart changes', async ({ page }) => {

@@ -218,9 +218,6 @@ fn Playground() -> Html {
                     }}>{ "✕" }</button>
                 </p>
             }
-            if let Some(why) = &state.too_big {
-                <p class="notice" role="status" data-testid="too-big">{ why }</p>
-            }
             { body }
         </main>
     }

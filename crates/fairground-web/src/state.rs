@@ -9,9 +9,13 @@ use fairground_core::{policies, presets, Problem, Scenario};
 use std::rc::Rc;
 use yew::Reducible;
 
-/// Largest scenario solved while typing; bigger ones are for the CLI.
+/// Largest scenario the editor holds and solves while typing; bigger ones are for the CLI. Every
+/// cell of the grid is an input, so a bigger grid would hold the page's main thread too long on
+/// each edit: a paste, import, link or added row past this is refused at once, with a message.
 pub const MAX_INTERACTIVE_TENANTS: usize = 150;
 pub const MAX_INTERACTIVE_TYPES: usize = 12;
+/// Pasted text longer than this is refused before it is parsed.
+pub const MAX_PASTE_BYTES: usize = 256 * 1024;
 /// The strategy-proofness probe runs by itself only up to this many tenants (it re-solves the
 /// policy tens of times per tenant); above, it runs when asked.
 pub const AUTO_SP_TENANTS: usize = 8;
@@ -51,8 +55,6 @@ pub struct AppState {
     pub solving: bool,
     /// A message for the user that is not about one cell (a bad link, a failed import).
     pub notice: Option<String>,
-    /// Why the current (valid) scenario is not being solved: it is too big for typing speed.
-    pub too_big: Option<String>,
 }
 
 pub enum Action {
@@ -87,7 +89,25 @@ pub enum Action {
 }
 
 impl AppState {
+    /// The state for `draft`, or for the default scenario with a notice when `draft` is past
+    /// the editor's limits (a link or saved draft from elsewhere).
     pub fn new(draft: Draft, policy: &str) -> Self {
+        let oversized = too_big(
+            "The opened scenario",
+            draft.tenants.len(),
+            draft.types.len(),
+        )
+        .map(|why| {
+            why.replace(
+                "nothing was changed",
+                "the default scenario is shown instead",
+            )
+        });
+        let draft = if oversized.is_some() {
+            Draft::from_scenario(&presets::default_scenario())
+        } else {
+            draft
+        };
         let mut state = AppState {
             draft,
             policy: policy.to_string(),
@@ -98,8 +118,7 @@ impl AppState {
             want_sp: false,
             results: None,
             solving: false,
-            notice: None,
-            too_big: None,
+            notice: oversized,
         };
         state.revalidate();
         state
@@ -125,20 +144,6 @@ impl AppState {
         match checked {
             Ok((scenario, inst)) => {
                 self.problems.clear();
-                self.too_big = None;
-                if inst.tenants() > MAX_INTERACTIVE_TENANTS || inst.types() > MAX_INTERACTIVE_TYPES
-                {
-                    self.solvable = None;
-                    self.solving = false;
-                    self.too_big = Some(format!(
-                        "This scenario ({} tenants x {} GPU types) is too big to solve while typing \
-                         (limit {MAX_INTERACTIVE_TENANTS} x {MAX_INTERACTIVE_TYPES}); export it and run \
-                         `fairground solve` on it.",
-                        inst.tenants(),
-                        inst.types()
-                    ));
-                    return;
-                }
                 self.want_sp = inst.tenants() <= AUTO_SP_TENANTS && self.mode == Mode::Single;
                 self.solvable = Some(scenario);
                 self.bump();
@@ -196,6 +201,17 @@ impl AppState {
     }
 }
 
+/// The message for a grid past the editor's limits, if `tenants` x `types` is.
+fn too_big(what: &str, tenants: usize, types: usize) -> Option<String> {
+    (tenants > MAX_INTERACTIVE_TENANTS || types > MAX_INTERACTIVE_TYPES).then(|| {
+        format!(
+            "{what} would make {tenants} tenants x {types} GPU types, past the editor's \
+             {MAX_INTERACTIVE_TENANTS} x {MAX_INTERACTIVE_TYPES}; nothing was changed. Solve \
+             bigger scenarios with `fairground solve FILE` (see the README)."
+        )
+    })
+}
+
 impl Default for AppState {
     fn default() -> Self {
         AppState::new(
@@ -212,14 +228,48 @@ impl Reducible for AppState {
         let mut next = (*self).clone();
         match action {
             Action::Edit(cell, text) => next.draft.set(cell, &text),
-            Action::AddType => next.draft.add_type(),
+            Action::AddType => {
+                let size = (next.draft.tenants.len(), next.draft.types.len() + 1);
+                if let Some(why) = too_big("Another GPU type", size.0, size.1) {
+                    next.notice = Some(why);
+                    return Rc::new(next);
+                }
+                next.draft.add_type();
+            }
             Action::RemoveType(j) => next.draft.remove_type(j),
             Action::MoveType(j, by) => next.draft.move_type(j, by),
-            Action::AddTenant => next.draft.add_tenant(),
+            Action::AddTenant => {
+                let size = (next.draft.tenants.len() + 1, next.draft.types.len());
+                if let Some(why) = too_big("Another tenant", size.0, size.1) {
+                    next.notice = Some(why);
+                    return Rc::new(next);
+                }
+                next.draft.add_tenant();
+            }
             Action::RemoveTenant(i) => next.draft.remove_tenant(i),
             Action::MoveTenant(i, by) => next.draft.move_tenant(i, by),
             Action::Paste { tenant, gpu, text } => {
-                next.draft.paste(tenant, gpu, &parse_block(&text));
+                if text.len() > MAX_PASTE_BYTES {
+                    next.notice = Some(format!(
+                        "The pasted text is {} KB, over the editor's {} KB limit; nothing was \
+                         changed. Save it as a scenario file and run `fairground solve` on it.",
+                        text.len() / 1024,
+                        MAX_PASTE_BYTES / 1024
+                    ));
+                    return Rc::new(next);
+                }
+                let block = parse_block(&text);
+                let rows = tenant + block.len();
+                let cols = gpu + block.iter().map(Vec::len).max().unwrap_or(0);
+                let (tenants, types) = (
+                    rows.max(next.draft.tenants.len()),
+                    cols.max(next.draft.types.len()),
+                );
+                if let Some(why) = too_big("The pasted block", tenants, types) {
+                    next.notice = Some(why);
+                    return Rc::new(next);
+                }
+                next.draft.paste(tenant, gpu, &block);
             }
             Action::SetNormalization(n) => next.draft.normalization = n,
             Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {
@@ -230,10 +280,23 @@ impl Reducible for AppState {
                 None => return self,
             },
             Action::Load(scenario) => {
+                let size = (scenario.tenants.len(), scenario.gpu_types.len());
+                if let Some(why) = too_big("This scenario", size.0, size.1) {
+                    next.notice = Some(why);
+                    return Rc::new(next);
+                }
                 next.draft = Draft::from_scenario(&scenario);
                 next.notice = None;
             }
-            Action::Restore(draft) => next.draft = draft,
+            Action::Restore(draft) => {
+                if let Some(why) =
+                    too_big("The saved draft", draft.tenants.len(), draft.types.len())
+                {
+                    next.notice = Some(why);
+                    return Rc::new(next);
+                }
+                next.draft = draft;
+            }
             Action::SelectPolicy(name) => {
                 if policies::by_name(&name).is_none() {
                     next.notice = Some(format!("unknown policy '{name}'"));
@@ -353,17 +416,59 @@ mod tests {
     }
 
     #[test]
-    fn too_big_scenarios_are_refused_with_a_message() {
+    fn too_big_scenarios_are_refused_at_once_and_nothing_is_lost() {
+        let state = Rc::new(AppState::default());
+        let before = state.draft.clone();
+        // A file or link past the editor's limits.
         let big = presets::random_scenario(MAX_INTERACTIVE_TENANTS + 1, 2, 1, false);
-        let state = Rc::new(AppState::default()).reduce(Action::Load(big));
-        assert!(state.solvable.is_none() && !state.solving);
-        assert!(state
-            .too_big
+        let after = state.clone().reduce(Action::Load(big));
+        assert_eq!(after.draft, before);
+        assert!(after
+            .notice
             .as_deref()
             .unwrap()
-            .contains("too big to solve while typing"));
-        let state = state.reduce(Action::LoadPreset("textbook-2x2".into()));
-        assert!(state.too_big.is_none() && state.solving);
+            .contains("151 tenants x 2 GPU types"));
+        // A 10,000-row paste: refused before the grid grows.
+        let rows = "1\t2\t3\n".repeat(10_000);
+        let after = state.clone().reduce(Action::Paste {
+            tenant: 0,
+            gpu: 0,
+            text: rows,
+        });
+        assert_eq!(after.draft, before);
+        assert!(after
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("10000 tenants x 3 GPU types"));
+        // Text past the paste limit is refused unparsed.
+        let huge = "1\t".repeat(MAX_PASTE_BYTES);
+        let after = state.clone().reduce(Action::Paste {
+            tenant: 0,
+            gpu: 0,
+            text: huge,
+        });
+        assert_eq!(after.draft, before);
+        assert!(after.notice.as_deref().unwrap().contains("KB limit"));
+        // A block that fits is pasted.
+        let after = state.reduce(Action::Paste {
+            tenant: 0,
+            gpu: 0,
+            text: "9\t9\t9".into(),
+        });
+        assert_eq!(after.draft.text(Cell::Throughput(0, 2)), "9");
+        // An oversized draft opened from elsewhere falls back to the default, with the reason.
+        let mut huge_draft = Draft::from_scenario(&presets::default_scenario());
+        for _ in 0..MAX_INTERACTIVE_TENANTS {
+            huge_draft.add_tenant();
+        }
+        let opened = AppState::new(huge_draft, "oef-coop");
+        assert_eq!(opened.draft, before);
+        assert!(opened
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("The opened scenario"));
     }
 
     #[test]
