@@ -15,6 +15,10 @@ use yew::UseReducerDispatcher;
 use yew_agent::oneshot::{use_oneshot_runner, OneshotProvider};
 use yew_agent::reactor::ReactorProvider;
 
+/// Links longer than this (characters) are written to the address bar only after a pause in
+/// typing of LINK_PAUSE_MS: at 150 x 12 the browser spent ~28 ms per write.
+const LONG_LINK: usize = 4096;
+const LINK_PAUSE_MS: u32 = 400;
 /// A solve that has not answered by then is reported (the worker may have crashed).
 const WATCHDOG_MS: u32 = 30_000;
 /// Scenarios up to this many tenants x types are solved on the main thread when the page opens
@@ -154,15 +158,27 @@ fn Playground() -> Html {
         );
     }
     // Autosave the draft as typed, and the valid scenario into the URL (not in embed mode: an
-    // embedded chart must not overwrite the reader's own work).
+    // embedded chart must not overwrite the reader's own work). Writing a long address costs the
+    // browser tens of milliseconds, so a link past LONG_LINK waits for a pause in typing.
     {
         let state = state.clone();
         use_effect_with(
             (state.draft.clone(), state.policy.clone()),
             move |(draft, policy)| {
+                let mut pending = None;
                 if !storage::embed_mode() {
-                    storage::save(draft, state.solvable.as_ref(), policy);
+                    match state.solvable.as_ref().map(codec::to_fragment) {
+                        Some(link) if link.len() > LONG_LINK => {
+                            pending = Some(Timeout::new(LINK_PAUSE_MS, move || {
+                                storage::set_link(&link)
+                            }));
+                        }
+                        Some(link) => storage::set_link(&link),
+                        None => {}
+                    }
+                    storage::save(draft, policy);
                 }
+                move || drop(pending)
             },
         );
     }

@@ -4,7 +4,7 @@
 
 use crate::codec;
 use crate::draft::Draft;
-use fairground_core::{presets, Scenario};
+use fairground_core::presets;
 use serde::{Deserialize, Serialize};
 
 const KEY: &str = "fairground.draft.v1";
@@ -77,19 +77,20 @@ pub fn initial() -> (Draft, String, Option<String>) {
     }
 }
 
-/// Saves the draft; when `scenario` is given (the draft is valid), the URL fragment is updated
-/// to it first, without adding a history entry.
-pub fn save(draft: &Draft, scenario: Option<&Scenario>, policy: &str) {
-    if let (Some(scenario), Some(window)) = (scenario, web_sys::window()) {
-        let fragment = codec::to_fragment(scenario);
-        if let Ok(history) = window.history() {
-            let _ = history.replace_state_with_url(
-                &wasm_bindgen::JsValue::NULL,
-                "",
-                Some(&format!("#{fragment}")),
-            );
-        }
+/// Puts `fragment` (a scenario from [`codec::to_fragment`]) into the address bar, without adding
+/// a history entry.
+pub fn set_link(fragment: &str) {
+    if let Some(Ok(history)) = web_sys::window().map(|w| w.history()) {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("#{fragment}")),
+        );
     }
+}
+
+/// Saves the draft as typed, with the link currently in the address bar.
+pub fn save(draft: &Draft, policy: &str) {
     let saved = Saved {
         draft: draft.clone(),
         fragment: location_hash().trim_start_matches('#').to_string(),

@@ -66,18 +66,16 @@ pub fn Editor(props: &EditorProps) -> Html {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(make(index)))
     };
-    let on_edit = {
-        let state = state.clone();
-        Callback::from(move |(cell, text): (Cell, String)| state.dispatch(Action::Edit(cell, text)))
-    };
-    let on_paste = {
-        let state = state.clone();
-        Callback::from(move |(cell, text): (Cell, String)| {
-            if let Cell::Throughput(tenant, gpu) = cell {
-                state.dispatch(Action::Paste { tenant, gpu, text });
-            }
-        })
-    };
+    // The same callbacks on every render (the dispatcher never changes), so a cell whose text
+    // and problem are unchanged is not re-rendered: an edit redraws one cell, not the whole grid.
+    let on_edit = use_callback(state.dispatcher(), |(cell, text): (Cell, String), state| {
+        state.dispatch(Action::Edit(cell, text))
+    });
+    let on_paste = use_callback(state.dispatcher(), |(cell, text): (Cell, String), state| {
+        if let Cell::Throughput(tenant, gpu) = cell {
+            state.dispatch(Action::Paste { tenant, gpu, text });
+        }
+    });
     let problem = |cell: Cell| {
         state
             .problem_at(cell)
