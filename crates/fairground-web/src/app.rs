@@ -15,10 +15,15 @@ use yew::UseReducerDispatcher;
 use yew_agent::oneshot::{use_oneshot_runner, OneshotProvider};
 use yew_agent::reactor::ReactorProvider;
 
-/// Links longer than this (characters) are written to the address bar only after a pause in
-/// typing of LINK_PAUSE_MS: at 150 x 12 the browser spent ~28 ms per write.
-const LONG_LINK: usize = 4096;
+/// Links of scenarios with more tenants x types than this are packed and written to the address
+/// bar only after a pause in typing of LINK_PAUSE_MS: at 150 x 12 the browser spent ~28 ms per
+/// write, and packing costs more.
+const LONG_LINK_CELLS: usize = 64;
 const LINK_PAUSE_MS: u32 = 400;
+
+fn cells(scenario: &fairground_core::Scenario) -> usize {
+    scenario.tenants.len() * scenario.gpu_types.len()
+}
 /// A solve that has not answered by then is reported (the worker may have crashed).
 const WATCHDOG_MS: u32 = 30_000;
 /// Scenarios up to this many tenants x types are solved on the main thread when the page opens
@@ -167,13 +172,14 @@ fn Playground() -> Html {
             move |(draft, policy)| {
                 let mut pending = None;
                 if !storage::embed_mode() {
-                    match state.solvable.as_ref().map(codec::to_fragment) {
-                        Some(link) if link.len() > LONG_LINK => {
+                    match state.solvable.clone() {
+                        // Packing the link (JSON, deflate, base64) waits too.
+                        Some(scenario) if cells(&scenario) > LONG_LINK_CELLS => {
                             pending = Some(Timeout::new(LINK_PAUSE_MS, move || {
-                                storage::set_link(&link)
+                                storage::set_link(&codec::to_fragment(&scenario))
                             }));
                         }
-                        Some(link) => storage::set_link(&link),
+                        Some(scenario) => storage::set_link(&codec::to_fragment(&scenario)),
                         None => {}
                     }
                     storage::save(draft, policy);
