@@ -67,7 +67,7 @@ enum Command {
         sp_probe: bool,
     },
     /// Replay a workload on a cluster under one or more scheduling policies.
-    Simulate(simulate::SimulateArgs),
+    Simulate(Box<simulate::SimulateArgs>),
     /// List the policies.
     Policies,
 }
@@ -92,7 +92,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out!("Simulation-only schedulers: fifo (heterogeneity-aware), srtf, las");
             Ok(())
         }
-        Command::Simulate(args) => simulate::run(args),
+        Command::Simulate(args) => simulate::run(*args),
         Command::Solve {
             scenario,
             policy,

@@ -2,9 +2,12 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::workload::{
-    csv_trace, gavel_trace, synthetic, write_gavel_trace, SyntheticConfig,
+    csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace, SynergyConfig,
+    SyntheticConfig,
 };
-use fairground_sim::{schedulers, simulate, Cluster, Job, SimConfig, ThroughputTable};
+use fairground_sim::{
+    schedulers, simulate, Cluster, Job, Profiles, ServerShape, SimConfig, ThroughputTable,
+};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,11 +16,30 @@ use std::sync::Mutex;
 #[derive(clap::Args)]
 pub struct SimulateArgs {
     /// A trace: Gavel's tab-separated `.trace` format, or Fairground's `.csv` (README).
-    #[arg(long, conflicts_with = "synthetic")]
+    #[arg(long, conflicts_with_all = ["synthetic", "synthetic_synergy"])]
     trace: Option<PathBuf>,
     /// Generate this many jobs with Gavel's synthetic workload instead of reading a trace.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "synthetic_synergy")]
     synthetic: Option<usize>,
+    /// Generate this many jobs with Synergy's workload (models from the profiles, by task split).
+    #[arg(long, value_name = "N")]
+    synthetic_synergy: Option<usize>,
+    /// Synergy workload: target percentages of image, language and speech jobs.
+    #[arg(long, default_value = "20,70,10", value_name = "IMAGE,LANGUAGE,SPEECH")]
+    split: String,
+    /// Synergy workload: 1/2/4/8-GPU jobs w.p. .70/.10/.15/.05 (default: all single-GPU).
+    #[arg(long)]
+    multi_gpu: bool,
+    /// Synergy's model profiles (its profiles.json format); default: the built-in copy.
+    #[arg(long, value_name = "FILE")]
+    profiles: Option<PathBuf>,
+    /// GPUs, CPU cores and GB of memory per server (Synergy's: 8,24,500).
+    #[arg(long, default_value = "8,24,500", value_name = "GPUS,CPUS,MEM_GB")]
+    server_shape: String,
+    /// Report average and p99 JCT of the jobs with ids in [A, B), e.g. 4000..5000, and stop once
+    /// they have all finished (Synergy's steady-state measurement).
+    #[arg(long, value_name = "A..B")]
+    measure_ids: Option<String>,
     /// Poisson arrival rate of the synthetic workload, jobs per hour.
     #[arg(long, default_value_t = 6.0)]
     jobs_per_hour: f64,
@@ -31,15 +53,17 @@ pub struct SimulateArgs {
     /// (six models; multi-GPU rates assume perfect scaling).
     #[arg(long)]
     throughputs: Option<PathBuf>,
-    /// GPUs per type, e.g. v100=4,p100=4,k80=4 (servers of up to 8 GPUs).
+    /// GPUs per type, e.g. v100=4,p100=4,k80=4, on servers of --server-shape. Required, except
+    /// with --synthetic-synergy, where it defaults to Synergy's 128 GPUs (gpu=128).
     #[arg(long)]
-    cluster: String,
+    cluster: Option<String>,
     /// Scheduling policy; repeat to compare several on the same workload (they run in parallel).
     #[arg(long = "policy", required = true)]
     policies: Vec<String>,
-    /// Round length in seconds.
-    #[arg(long = "round", default_value_t = 360.0)]
-    round_s: f64,
+    /// Round length in seconds (default: 300 with Synergy's workload or policies, as its
+    /// simulator; otherwise 360, as Gavel's).
+    #[arg(long = "round")]
+    round_s: Option<f64>,
     /// Seconds of progress lost when a job resumes on other GPUs.
     #[arg(long, default_value_t = 0.0)]
     restart_overhead: f64,
@@ -58,18 +82,59 @@ fn read(path: &PathBuf) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// `A..B` as (A, B), A < B.
+fn parse_id_range(spec: &str) -> Result<(usize, usize), String> {
+    let bad =
+        || format!("--measure-ids '{spec}': give A..B with whole numbers A < B, e.g. 4000..5000");
+    let (a, b) = spec.split_once("..").ok_or_else(bad)?;
+    let (a, b): (usize, usize) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a >= b {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
 pub fn run(a: SimulateArgs) -> Result<(), String> {
-    let cluster = Cluster::parse(&a.cluster).map_err(|e| e.to_string())?;
+    let shape = ServerShape::parse(&a.server_shape).map_err(|e| e.to_string())?;
+    let cluster_spec = match (&a.cluster, a.synthetic_synergy) {
+        (Some(spec), _) => spec.clone(),
+        (None, Some(_)) => "gpu=128".to_string(),
+        (None, None) => return Err("give the cluster: --cluster v100=4,p100=4,k80=4".into()),
+    };
+    let cluster = Cluster::parse_shaped(&cluster_spec, &shape).map_err(|e| e.to_string())?;
+    let profiles = match &a.profiles {
+        Some(path) => {
+            Profiles::from_json(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => Profiles::builtin(),
+    };
+    let measure_ids = a.measure_ids.as_deref().map(parse_id_range).transpose()?;
     let table = match &a.throughputs {
         Some(path) => ThroughputTable::from_gavel_json(&read(path)?)
             .map_err(|e| format!("{}: {e}", path.display()))?,
         None => ThroughputTable::builtin(),
     };
     let jobs: Vec<Job> = match (&a.trace, a.synthetic) {
+        _ if a.synthetic_synergy.is_some() => synergy(
+            &SynergyConfig {
+                jobs: a.synthetic_synergy.unwrap_or_default(),
+                jobs_per_hour: a.jobs_per_hour,
+                split: parse_split(&a.split).map_err(|e| e.to_string())?,
+                multi_gpu: a.multi_gpu,
+                seed: a.seed,
+            },
+            &profiles,
+            &shape,
+            &cluster.types,
+        )
+        .map_err(|e| e.to_string())?,
         (Some(path), _) => {
             let text = read(path)?;
             let parsed = if path.extension().is_some_and(|e| e == "csv") {
-                csv_trace(&text, &table, &cluster.types)
+                csv_trace(&text, &table, &cluster.types, Some((&profiles, &shape)))
             } else {
                 gavel_trace(&text, &table, &cluster.types)
             };
@@ -86,16 +151,23 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
             &cluster.types,
         )
         .map_err(|e| e.to_string())?,
-        (None, None) => return Err("give a workload: --trace FILE or --synthetic N".into()),
+        (None, None) => {
+            return Err(
+                "give a workload: --trace FILE, --synthetic N or --synthetic-synergy N".into(),
+            )
+        }
     };
     if let Some(path) = &a.write_trace {
         std::fs::write(path, write_gavel_trace(&jobs))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
+    let synergy_run =
+        a.synthetic_synergy.is_some() || a.policies.iter().any(|p| p.starts_with("synergy-"));
     let config = SimConfig {
-        round_s: a.round_s,
+        round_s: a.round_s.unwrap_or(if synergy_run { 300.0 } else { 360.0 }),
         restart_overhead_s: a.restart_overhead,
         reallocation_interval_s: a.reallocation_interval,
+        measure_ids,
         ..SimConfig::default()
     };
     let mut runs = Vec::new();
@@ -163,15 +235,15 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         };
         out!("{}", text.map_err(|e| e.to_string())?);
     } else {
-        print_table(&cluster, total, &ok);
+        print_table(&cluster, total, &ok, measure_ids.is_some() || synergy_run);
     }
     Ok(())
 }
 
-fn print_table(cluster: &Cluster, total: usize, results: &[SimResult]) {
+fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources: bool) {
     let hours = |s: f64| s / 3600.0;
     out_part!(
-        "{:<20} {:>9} {:>12} {:>12} {:>12} {:>12} {:>8}",
+        "{:<28} {:>11} {:>12} {:>12} {:>12} {:>12} {:>8}",
         "policy",
         "done",
         "avg JCT h",
@@ -183,10 +255,18 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult]) {
     for t in &cluster.types {
         out_part!(" {:>8}", format!("util {t}"));
     }
+    if resources {
+        out_part!(" {:>8} {:>8}", "util cpu", "util mem");
+    }
+    let measured = results.iter().find_map(|r| r.measured.as_ref());
+    if let Some(m) = measured {
+        let ids = format!("ids {}..{}", m.from_id, m.to_id);
+        out_part!(" {:>22} {:>14}", format!("{ids} avg JCT h"), "p99 h");
+    }
     out!();
     for r in results {
         out_part!(
-            "{:<20} {:>9} {:>12.3} {:>12.3} {:>12.3} {:>12.3} {:>8.3}",
+            "{:<28} {:>11} {:>12.3} {:>12.3} {:>12.3} {:>12.3} {:>8.3}",
             r.policy,
             format!("{}/{total}", r.jobs_completed),
             hours(r.avg_jct_s),
@@ -198,7 +278,31 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult]) {
         for u in &r.utilization {
             out_part!(" {:>8.3}", u);
         }
+        if resources {
+            out_part!(" {:>8.3} {:>8.3}", r.cpu_utilization, r.mem_utilization);
+        }
+        if let Some(m) = &r.measured {
+            out_part!(" {:>22.3} {:>14.3}", hours(m.avg_jct_s), hours(m.p99_jct_s));
+        }
         out!();
+        if let Some(m) = r.measured.as_ref().filter(|m| m.completed < m.jobs) {
+            out!(
+                "  only {} of the {} jobs with ids {}..{} finished",
+                m.completed,
+                m.jobs,
+                m.from_id,
+                m.to_id
+            );
+        }
+        if r.jobs_unfinished > 0 {
+            out!(
+                "  stopped once the measured jobs finished; {} other job(s) were still running or waiting (not in the all-jobs figures)",
+                r.jobs_unfinished
+            );
+        }
+        for note in &r.notes {
+            out!("  {note}");
+        }
         if !r.jobs_unschedulable.is_empty() {
             out!(
                 "  {} job(s) can run nowhere on this cluster: {:?}",

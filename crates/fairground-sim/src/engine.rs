@@ -21,6 +21,9 @@ pub struct SimConfig {
     pub gantt_max_jobs: usize,
     /// Rounds in a row in which no job runs although some are waiting, before giving up.
     pub max_idle_rounds: usize,
+    /// Report JCT over the jobs with ids in [from, to) and stop once they have all finished
+    /// (Synergy's steady-state measurement: jobs 4000-4999, arrivals going on meanwhile).
+    pub measure_ids: Option<(usize, usize)>,
 }
 
 impl Default for SimConfig {
@@ -31,6 +34,7 @@ impl Default for SimConfig {
             reallocation_interval_s: 1920.0,
             gantt_max_jobs: 60,
             max_idle_rounds: 10_000,
+            measure_ids: None,
         }
     }
 }
@@ -84,7 +88,29 @@ fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), S
     Ok(())
 }
 
-/// The placement's rate in steps/s (the rule is in `schedulers`' module documentation).
+/// A placement that accounts no CPU or memory is given the GPU-proportional share of the servers
+/// it uses (the smallest per-GPU share among them): that is what a scheduler unaware of CPU and
+/// memory leaves a job with, and it keeps the capacity check and the speed honest for it.
+fn account_proportional_share(cluster: &Cluster, placements: &mut [Placement]) {
+    for p in placements {
+        if p.cpus_per_gpu == 0.0 && p.mem_gb_per_gpu == 0.0 {
+            let (mut cpus, mut mem) = (f64::INFINITY, f64::INFINITY);
+            for piece in &p.pieces {
+                if let Some(s) = cluster.servers.get(piece.server) {
+                    let gpus = f64::from(s.gpus.max(1));
+                    cpus = cpus.min(s.cpus / gpus);
+                    mem = mem.min(s.mem_gb / gpus);
+                }
+            }
+            if cpus.is_finite() && mem.is_finite() {
+                (p.cpus_per_gpu, p.mem_gb_per_gpu) = (cpus, mem);
+            }
+        }
+    }
+}
+
+/// The placement's rate in steps/s (the rule is in `schedulers`' module documentation), times
+/// the speedup the job's profile gives it for the CPUs and memory it holds.
 fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement) -> f64 {
     let sf = f64::from(job.scale_factor);
     let rate: f64 = p
@@ -94,7 +120,11 @@ fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement) -> f64 {
             job.rate[cluster.servers[piece.server].gpu_type] * piece.gpus.len() as f64 / sf
         })
         .sum();
-    rate / p.sharing.map_or(1.0, |s| s.slowdown)
+    let speedup = job
+        .resources
+        .as_ref()
+        .map_or(1.0, |r| r.speedup(p.cpus_per_gpu, p.mem_gb_per_gpu));
+    rate * speedup / p.sharing.map_or(1.0, |s| s.slowdown)
 }
 
 /// Checks a round's placements: each job active and placed once, on GPUs that exist and where
@@ -141,6 +171,15 @@ fn check_placements(
                 "job {id}: a placement needs GPUs"
             )));
         }
+        if !(p.cpus_per_gpu.is_finite()
+            && p.cpus_per_gpu >= 0.0
+            && p.mem_gb_per_gpu.is_finite()
+            && p.mem_gb_per_gpu >= 0.0)
+        {
+            return Err(SimError::InvalidSchedule(format!(
+                "job {id}: CPUs and memory per GPU must be >= 0"
+            )));
+        }
         if let Some(s) = p.sharing {
             if !(s.slowdown.is_finite() && s.slowdown >= 1.0) {
                 return Err(SimError::InvalidSchedule(format!(
@@ -184,9 +223,12 @@ fn check_placements(
         }
     }
     for (s, server) in cluster.servers.iter().enumerate() {
-        if cpus[s] > server.cpus + 1e-9 || mem[s] > server.mem_gb + 1e-9 {
+        if cpus[s] > server.cpus * (1.0 + 1e-9) + 1e-9
+            || mem[s] > server.mem_gb * (1.0 + 1e-9) + 1e-9
+        {
             return Err(SimError::InvalidSchedule(format!(
-                "server {s}: CPU or memory over capacity"
+                "server {s}: {:.3} CPUs and {:.3} GB booked of {} and {}",
+                cpus[s], mem[s], server.cpus, server.mem_gb
             )));
         }
     }
@@ -212,7 +254,7 @@ pub fn simulate(
             progress(done, total);
         }
     }
-    Ok(sim.finish(scheduler.name()))
+    Ok(sim.finish(scheduler))
 }
 
 /// A simulation that runs in steps, so a caller can report progress and stop it between steps
@@ -238,6 +280,8 @@ pub struct Simulation<'a> {
     t: f64,
     idle_rounds: usize,
     done: usize,
+    /// Runnable jobs in the measured id range not finished yet (None: no range asked for).
+    measured_left: Option<usize>,
     over: bool,
 }
 
@@ -256,6 +300,15 @@ impl<'a> Simulation<'a> {
                 .then(jobs[a].id.cmp(&jobs[b].id))
         });
         let runnable: Vec<bool> = jobs.iter().map(|j| j.best_rate(cluster) > 0.0).collect();
+        // An empty measured range stops nothing (the run goes on to the last job).
+        let measured_left = config.measure_ids.and_then(|(from, to)| {
+            let n = jobs
+                .iter()
+                .zip(&runnable)
+                .filter(|(j, r)| **r && (from..to).contains(&j.id))
+                .count();
+            (n > 0).then_some(n)
+        });
         Ok(Simulation {
             cluster,
             jobs,
@@ -275,6 +328,7 @@ impl<'a> Simulation<'a> {
             t: 0.0,
             idle_rounds: 0,
             done: 0,
+            measured_left,
             over: false,
         })
     }
@@ -295,15 +349,26 @@ impl<'a> Simulation<'a> {
         Ok(false)
     }
 
-    /// The result so far (complete once `step` has returned true).
-    pub fn finish(self, policy: String) -> SimResult {
-        self.recorder
-            .result(policy, self.cluster, self.jobs, &self.runnable)
+    /// The result so far (complete once `step` has returned true), with the scheduler's name
+    /// and notes.
+    pub fn finish(self, scheduler: &dyn Scheduler) -> SimResult {
+        let mut result = self.recorder.result(
+            scheduler.name(),
+            self.cluster,
+            self.jobs,
+            &self.runnable,
+            self.config.measure_ids,
+        );
+        result.notes = scheduler.notes();
+        result
     }
 
     /// Admits arrivals and runs one round; false when there is nothing left to do.
     fn round(&mut self, scheduler: &mut dyn Scheduler) -> Result<bool, SimError> {
         let (cluster, jobs, config) = (self.cluster, self.jobs, self.config);
+        if self.measured_left == Some(0) {
+            return Ok(false);
+        }
         let t = self.t;
         while self.next < self.order.len() && jobs[self.order[self.next]].arrival <= t {
             let i = self.order[self.next];
@@ -334,7 +399,8 @@ impl<'a> Simulation<'a> {
             active: &self.active,
             last_round: &self.last_round,
         };
-        let placements = scheduler.schedule(&view)?;
+        let mut placements = scheduler.schedule(&view)?;
+        account_proportional_share(cluster, &mut placements);
         self.rounds += 1;
         for (k, s) in self.active.iter().enumerate() {
             self.slot[s.job] = k;
@@ -406,6 +472,13 @@ impl<'a> Simulation<'a> {
             if finish <= end + 1e-9 {
                 s.remaining_steps = 0.0;
                 self.recorder.finish(p.job, finish);
+                if let (Some(left), Some((from, to))) =
+                    (&mut self.measured_left, config.measure_ids)
+                {
+                    if (from..to).contains(&jobs[p.job].id) {
+                        *left = left.saturating_sub(1);
+                    }
+                }
                 finished.push(state);
             } else {
                 s.remaining_steps = (s.remaining_steps - rate * ran).max(0.0);

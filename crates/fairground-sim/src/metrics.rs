@@ -37,7 +37,7 @@ pub struct ShareSample {
     pub gpus: Vec<f64>,
 }
 
-/// One job on one GPU for a stretch of time.
+/// One job on one GPU for a stretch of time, with the CPUs and memory it held with that GPU.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GanttBar {
     pub server: usize,
@@ -45,6 +45,22 @@ pub struct GanttBar {
     pub job: usize,
     pub t0: f64,
     pub t1: f64,
+    #[serde(default)]
+    pub cpus: f64,
+    #[serde(default)]
+    pub mem_gb: f64,
+}
+
+/// JCT over the jobs with ids in [from, to) (Synergy measures jobs 4000-4999 in steady state).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeasuredJct {
+    pub from_id: usize,
+    pub to_id: usize,
+    /// Jobs with ids in the range, and how many of them finished.
+    pub jobs: usize,
+    pub completed: usize,
+    pub avg_jct_s: f64,
+    pub p99_jct_s: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,6 +85,24 @@ pub struct SimResult {
     pub tenant_share_over_time: Vec<ShareSample>,
     /// Per-GPU bars, recorded for small traces only (see `SimConfig::gantt_max_jobs`).
     pub gantt: Vec<GanttBar>,
+    /// Booked CPU-seconds (GB-seconds) over (the cluster's CPUs (GB) x makespan).
+    #[serde(default)]
+    pub cpu_utilization: f64,
+    #[serde(default)]
+    pub mem_utilization: f64,
+    /// Per round: `busy` = [fraction of the cluster's CPUs booked, fraction of its memory].
+    #[serde(default)]
+    pub cpu_mem_over_time: Vec<UtilSample>,
+    /// Steady-state JCT over an id range, when asked for (`SimConfig::measure_ids`).
+    #[serde(default)]
+    pub measured: Option<MeasuredJct>,
+    /// Jobs that had not finished when the run stopped (it stops once the measured range has
+    /// finished, as Synergy's simulator does).
+    #[serde(default)]
+    pub jobs_unfinished: usize,
+    /// What the scheduler reports about itself (e.g. Synergy-OPT's deployable rounds).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 pub(crate) struct Recorder {
@@ -83,6 +117,12 @@ pub(crate) struct Recorder {
     shares: Vec<ShareSample>,
     gantt: Option<Vec<GanttBar>>,
     round: Option<(f64, f64, Vec<f64>, Vec<f64>)>,
+    cluster_cpus: f64,
+    cluster_mem: f64,
+    /// CPU-seconds and GB-seconds booked: in all, and in the open round.
+    cpu_mem_total: (f64, f64),
+    cpu_mem_round: (f64, f64),
+    cpu_mem_series: Vec<UtilSample>,
 }
 
 impl Recorder {
@@ -113,6 +153,11 @@ impl Recorder {
             shares: Vec::new(),
             gantt: (jobs.len() <= gantt_max_jobs).then(Vec::new),
             round: None,
+            cluster_cpus: cluster.total_cpus(),
+            cluster_mem: cluster.total_mem_gb(),
+            cpu_mem_total: (0.0, 0.0),
+            cpu_mem_round: (0.0, 0.0),
+            cpu_mem_series: Vec::new(),
         }
     }
 
@@ -140,6 +185,15 @@ impl Recorder {
         t1: f64,
     ) {
         let tenant = self.tenant_of[p.job];
+        let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
+        let (cpu_s, mem_s) = (
+            p.cpus_per_gpu * gpus as f64 * (t1 - t0),
+            p.mem_gb_per_gpu * gpus as f64 * (t1 - t0),
+        );
+        self.cpu_mem_total.0 += cpu_s;
+        self.cpu_mem_total.1 += mem_s;
+        self.cpu_mem_round.0 += cpu_s;
+        self.cpu_mem_round.1 += mem_s;
         for piece in &p.pieces {
             let j = cluster.servers[piece.server].gpu_type;
             let gpu_s = piece.gpus.len() as f64 * (t1 - t0);
@@ -156,6 +210,8 @@ impl Recorder {
                         job: jobs[p.job].id,
                         t0,
                         t1,
+                        cpus: p.cpus_per_gpu,
+                        mem_gb: p.mem_gb_per_gpu,
                     });
                 }
             }
@@ -183,6 +239,26 @@ impl Recorder {
             // With a tenant per job (Gavel traces), keep the share series to a bounded size.
             let max_shares = (MAX_SHARE_VALUES / self.tenants.len().max(1)).clamp(64, MAX_SAMPLES);
             push_bounded(&mut self.shares, (t0, t1, gpus), max_shares);
+            let (cpu_s, mem_s) = std::mem::take(&mut self.cpu_mem_round);
+            let fraction = |used: f64, total: f64| {
+                if total > 0.0 {
+                    used / (total * span)
+                } else {
+                    0.0
+                }
+            };
+            push_bounded(
+                &mut self.cpu_mem_series,
+                (
+                    t0,
+                    t1,
+                    vec![
+                        fraction(cpu_s, self.cluster_cpus),
+                        fraction(mem_s, self.cluster_mem),
+                    ],
+                ),
+                MAX_SAMPLES,
+            );
         }
     }
 
@@ -192,6 +268,7 @@ impl Recorder {
         cluster: &Cluster,
         jobs: &[Job],
         runnable: &[bool],
+        measure_ids: Option<(usize, usize)>,
     ) -> SimResult {
         self.close_round();
         let outcomes: Vec<JobOutcome> = jobs
@@ -218,6 +295,19 @@ impl Recorder {
         jcts.sort_by(f64::total_cmp);
         let rhos: Vec<f64> = outcomes.iter().filter_map(|o| o.rho).collect();
         let makespan = self.finish.iter().flatten().copied().fold(0.0, f64::max);
+        let measured = measure_ids.map(|(from, to)| measure(&outcomes, from, to));
+        let over_makespan = |used: f64, total: f64| {
+            if total > 0.0 && makespan > 0.0 {
+                used / (total * makespan)
+            } else {
+                0.0
+            }
+        };
+        let jobs_unfinished = runnable
+            .iter()
+            .zip(&outcomes)
+            .filter(|(r, o)| **r && o.jct_s.is_none())
+            .count();
         SimResult {
             policy,
             gpu_types: cluster.types.clone(),
@@ -251,7 +341,31 @@ impl Recorder {
             tenants: self.tenants,
             tenant_share_over_time: self.shares,
             gantt: self.gantt.unwrap_or_default(),
+            cpu_utilization: over_makespan(self.cpu_mem_total.0, self.cluster_cpus),
+            mem_utilization: over_makespan(self.cpu_mem_total.1, self.cluster_mem),
+            cpu_mem_over_time: self.cpu_mem_series,
+            measured,
+            jobs_unfinished,
+            notes: Vec::new(),
         }
+    }
+}
+
+/// Average and p99 JCT of the jobs with ids in [from, to) that finished.
+pub fn measure(outcomes: &[JobOutcome], from: usize, to: usize) -> MeasuredJct {
+    let in_range: Vec<&JobOutcome> = outcomes
+        .iter()
+        .filter(|o| (from..to).contains(&o.id))
+        .collect();
+    let mut jcts: Vec<f64> = in_range.iter().filter_map(|o| o.jct_s).collect();
+    jcts.sort_by(f64::total_cmp);
+    MeasuredJct {
+        from_id: from,
+        to_id: to,
+        jobs: in_range.len(),
+        completed: jcts.len(),
+        avg_jct_s: mean(&jcts),
+        p99_jct_s: percentile(&jcts, 99.0),
     }
 }
 

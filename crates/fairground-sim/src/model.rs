@@ -1,12 +1,8 @@
 //! The simulated cluster and jobs.
 
+use crate::resources::{JobResources, ServerShape};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// Default server shape (Synergy's: 8 GPUs, 24 CPU cores, 500 GB memory).
-pub const SERVER_GPUS: u32 = 8;
-pub const SERVER_CPUS: f64 = 24.0;
-pub const SERVER_MEM_GB: f64 = 500.0;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Server {
@@ -25,8 +21,17 @@ pub struct Cluster {
 
 impl Cluster {
     /// Parses `v100=4,p100=4,k80=4`: per type, that many GPUs on servers of up to 8 GPUs
-    /// (24 cores, 500 GB each).
+    /// (24 cores, 500 GB each: [`ServerShape::default`]).
     pub fn parse(spec: &str) -> Result<Cluster, SimError> {
+        Cluster::parse_shaped(spec, &ServerShape::default())
+    }
+
+    /// As [`Cluster::parse`], on servers of `shape` (the last server of a type may hold fewer
+    /// GPUs, with the same CPUs and memory per GPU).
+    pub fn parse_shaped(spec: &str, shape: &ServerShape) -> Result<Cluster, SimError> {
+        shape
+            .check()
+            .map_err(|e| SimError::Input(format!("server shape: {e}")))?;
         let mut cluster = Cluster {
             types: Vec::new(),
             servers: Vec::new(),
@@ -48,7 +53,7 @@ impl Cluster {
                     "cluster: '{part}': empty or repeated type name"
                 )));
             }
-            cluster.add_type(name, count);
+            cluster.add_type_shaped(name, count, shape);
         }
         if cluster.total_gpus() == 0 {
             return Err(SimError::Input(
@@ -58,18 +63,34 @@ impl Cluster {
         Ok(cluster)
     }
 
-    /// Adds a GPU type with `count` GPUs on servers of up to [`SERVER_GPUS`].
+    /// Adds a GPU type with `count` GPUs on default servers ([`ServerShape::default`]).
     pub fn add_type(&mut self, name: &str, count: u32) {
+        self.add_type_shaped(name, count, &ServerShape::default());
+    }
+
+    /// Adds a GPU type with `count` GPUs on servers of `shape`; a last, smaller server keeps the
+    /// shape's CPUs and memory per GPU.
+    pub fn add_type_shaped(&mut self, name: &str, count: u32, shape: &ServerShape) {
         let j = self.types.len();
         self.types.push(name.to_string());
+        let (cpus_per_gpu, mem_per_gpu) = shape.share_per_gpu();
         let mut left = count;
         while left > 0 {
-            let gpus = left.min(SERVER_GPUS);
+            let gpus = left.min(shape.gpus);
+            let full = gpus == shape.gpus;
             self.servers.push(Server {
                 gpu_type: j,
                 gpus,
-                cpus: SERVER_CPUS,
-                mem_gb: SERVER_MEM_GB,
+                cpus: if full {
+                    shape.cpus
+                } else {
+                    cpus_per_gpu * f64::from(gpus)
+                },
+                mem_gb: if full {
+                    shape.mem_gb
+                } else {
+                    mem_per_gpu * f64::from(gpus)
+                },
             });
             left -= gpus;
         }
@@ -85,6 +106,14 @@ impl Cluster {
 
     pub fn total_gpus(&self) -> u32 {
         self.servers.iter().map(|s| s.gpus).sum()
+    }
+
+    pub fn total_cpus(&self) -> f64 {
+        self.servers.iter().map(|s| s.cpus).sum()
+    }
+
+    pub fn total_mem_gb(&self) -> f64 {
+        self.servers.iter().map(|s| s.mem_gb).sum()
     }
 }
 
@@ -102,9 +131,10 @@ pub struct Job {
     pub scale_factor: u32,
     /// `rate[j]`: steps/s of the whole job on `scale_factor` GPUs of cluster type j (0: cannot run).
     pub rate: Vec<f64>,
-    /// CPU cores and memory (GB) per GPU it is best served with, if known (Synergy).
+    /// How its speed depends on CPU and memory, when its model has a profile (Synergy);
+    /// without one, CPU and memory do not change its speed.
     #[serde(default)]
-    pub cpu_mem_per_gpu: Option<(f64, f64)>,
+    pub resources: Option<JobResources>,
     /// GPU memory footprint in MB, if known (SJF-BSBF's sharing check).
     #[serde(default)]
     pub gpu_mem_mb: Option<f64>,

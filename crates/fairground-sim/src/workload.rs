@@ -1,6 +1,7 @@
 //! Workloads: Gavel's synthetic generator, Gavel's TSV traces, and a CSV format of our own.
 
 use crate::model::{Job, SimError};
+use crate::resources::{Profiles, ServerShape};
 use crate::throughputs::ThroughputTable;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Uniform};
@@ -78,10 +79,155 @@ pub fn synthetic(
             total_steps: (minutes * 60.0 * reference).max(1.0),
             scale_factor,
             rate,
-            cpu_mem_per_gpu: None,
+            resources: None,
             gpu_mem_mb: None,
         });
         // Exponential inter-arrival by inversion: -ln(1 - u) / lambda.
+        t += -libm::log(1.0 - unit.sample(&mut rng)) * 3600.0 / cfg.jobs_per_hour;
+    }
+    Ok(jobs)
+}
+
+/// Synergy's synthetic workload (its simulator's generator, ../shared/BACKGROUND.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SynergyConfig {
+    pub jobs: usize,
+    /// Poisson arrivals, jobs per hour.
+    pub jobs_per_hour: f64,
+    /// Target percentages of image, language and speech jobs (Synergy's default 20, 70, 10).
+    pub split: [f64; 3],
+    /// 1/2/4/8 GPUs w.p. .70/.10/.15/.05; otherwise every job has one GPU (Synergy's default).
+    pub multi_gpu: bool,
+    pub seed: u64,
+}
+
+impl Default for SynergyConfig {
+    fn default() -> Self {
+        SynergyConfig {
+            jobs: 1000,
+            jobs_per_hour: 9.0,
+            split: [20.0, 70.0, 10.0],
+            multi_gpu: false,
+            seed: 0,
+        }
+    }
+}
+
+/// The tasks of a Synergy split, in order.
+pub const SYNERGY_TASKS: [&str; 3] = ["image", "language", "speech"];
+
+/// Parses `IMAGE,LANGUAGE,SPEECH` percentages, e.g. `20,70,10`.
+pub fn parse_split(spec: &str) -> Result<[f64; 3], SimError> {
+    let bad = |why: &str| {
+        SimError::Input(format!(
+            "split '{spec}': {why} (give IMAGE,LANGUAGE,SPEECH percentages, e.g. 20,70,10)"
+        ))
+    };
+    let parts: Vec<f64> = spec
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad("not three numbers"))?;
+    let split: [f64; 3] = parts
+        .try_into()
+        .map_err(|_| bad("expected three numbers"))?;
+    if split.iter().any(|v| !(v.is_finite() && *v >= 0.0)) || split.iter().sum::<f64>() <= 0.0 {
+        return Err(bad("shares must be >= 0 and not all 0"));
+    }
+    Ok(split)
+}
+
+/// Generates Synergy's workload. Each job: the task furthest below its target share of the jobs
+/// so far (the first task when all are level), the task's next model round-robin; one GPU, or
+/// 1/2/4/8 w.p. .70/.10/.15/.05 with `multi_gpu`; a duration of 60 x 10^U(1.5, 3) s w.p. 0.8,
+/// else 60 x 10^U(3, 4) s, which it takes at the proportional share: steps (iterations) =
+/// duration / the model's iteration time, and its rate 1 / iteration time on every GPU type
+/// (the profiles do not depend on the GPU type); exponential inter-arrival times. Tenants are
+/// the tasks. The transforms use `libm`, so a seed gives the same jobs natively and in wasm.
+pub fn synergy(
+    cfg: &SynergyConfig,
+    profiles: &Profiles,
+    shape: &ServerShape,
+    types: &[String],
+) -> Result<Vec<Job>, SimError> {
+    if !(cfg.jobs_per_hour.is_finite() && cfg.jobs_per_hour > 0.0) {
+        return Err(SimError::Input(format!(
+            "arrival rate must be > 0 jobs per hour (got {})",
+            cfg.jobs_per_hour
+        )));
+    }
+    let total_share: f64 = cfg.split.iter().sum();
+    if cfg.split.iter().any(|v| !(v.is_finite() && *v >= 0.0)) || total_share <= 0.0 {
+        return Err(SimError::Input(
+            "split: shares must be >= 0 and not all 0".into(),
+        ));
+    }
+    let mut models: Vec<&[String]> = Vec::new();
+    for (task, share) in SYNERGY_TASKS.iter().zip(cfg.split) {
+        let list = profiles
+            .task_models
+            .get(*task)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        if share > 0.0 && list.is_empty() {
+            return Err(SimError::Input(format!(
+                "split gives {task} jobs {share}%, but the profiles have no {task} models"
+            )));
+        }
+        models.push(list);
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
+    let unit = Uniform::new(0.0f64, 1.0).map_err(|e| SimError::Input(e.to_string()))?;
+    let mut counts = [0usize; 3];
+    let mut next_model = [0usize; 3];
+    let mut t = 0.0;
+    let mut jobs = Vec::with_capacity(cfg.jobs);
+    for id in 0..cfg.jobs {
+        let so_far = id.max(1) as f64;
+        let task = (0..3)
+            .filter(|&k| cfg.split[k] > 0.0)
+            .max_by(|&a, &b| {
+                let behind = |k: usize| {
+                    if id == 0 {
+                        0.0
+                    } else {
+                        cfg.split[k] / total_share - counts[k] as f64 / so_far
+                    }
+                };
+                behind(a).total_cmp(&behind(b)).then(b.cmp(&a))
+            })
+            .unwrap_or(0);
+        counts[task] += 1;
+        let model = models[task][next_model[task] % models[task].len()].clone();
+        next_model[task] += 1;
+        let scale_factor = if cfg.multi_gpu {
+            match unit.sample(&mut rng) {
+                u if u < 0.70 => 1,
+                u if u < 0.80 => 2,
+                u if u < 0.95 => 4,
+                _ => 8,
+            }
+        } else {
+            1
+        };
+        let (lo, hi) = if unit.sample(&mut rng) < 0.8 {
+            (1.5, 3.0)
+        } else {
+            (3.0, 4.0)
+        };
+        let seconds = 60.0 * libm::pow(10.0, lo + (hi - lo) * unit.sample(&mut rng));
+        let profile = profiles.get(&model)?;
+        jobs.push(Job {
+            id,
+            tenant: SYNERGY_TASKS[task].to_string(),
+            arrival: t,
+            total_steps: (seconds / profile.iter_time_s).max(1.0),
+            scale_factor,
+            rate: vec![1.0 / profile.iter_time_s; types.len()],
+            resources: Some(profiles.job_resources(&model, scale_factor, shape)?),
+            gpu_mem_mb: None,
+            job_type: model,
+        });
         t += -libm::log(1.0 - unit.sample(&mut rng)) * 3600.0 / cfg.jobs_per_hour;
     }
     Ok(jobs)
@@ -134,7 +280,7 @@ pub fn gavel_trace(
             total_steps,
             scale_factor,
             rate,
-            cpu_mem_per_gpu: None,
+            resources: None,
             gpu_mem_mb: None,
         });
     }
@@ -165,11 +311,15 @@ pub fn write_gavel_trace(jobs: &[Job]) -> String {
 /// Reads Fairground's CSV trace. Header names the columns; required: `tenant`, `job_type`,
 /// `arrival_s`, `total_steps`, `scale_factor`. Optional: `id`, and `throughput.<gpu type>`
 /// columns giving the job's steps/s on that type (used instead of the table, so a trace can
-/// carry its own measurements). Errors name the line.
+/// carry its own measurements). With `profiles`, a `job_type` naming a profiled model gives the
+/// job its CPU and memory sensitivity, and (without throughput columns) the rate of one
+/// iteration per `iter_time_s` on every type, `total_steps` counting iterations. Errors name the
+/// line.
 pub fn csv_trace(
     text: &str,
     table: &ThroughputTable,
     types: &[String],
+    profiles: Option<(&Profiles, &ServerShape)>,
 ) -> Result<Vec<Job>, SimError> {
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
@@ -223,10 +373,29 @@ pub fn csv_trace(
         }
         let scale_factor = scale as u32;
         let job_type = field(cols[1]).to_string();
+        let profiled = profiles.filter(|(p, _)| p.models.contains_key(&job_type));
+        let resources = match profiled {
+            Some((p, shape)) => Some(
+                p.job_resources(&job_type, scale_factor, shape)
+                    .map_err(|e| SimError::Input(format!("{at}: {e}")))?,
+            ),
+            None => None,
+        };
         let rate = if own.is_empty() {
-            table
-                .rates(&job_type, scale_factor, types)
-                .map_err(|e| SimError::Input(format!("{at}: {e}")))?
+            match profiled {
+                Some((p, _)) => {
+                    let iter_time = p.models[&job_type].iter_time_s;
+                    vec![1.0 / iter_time; types.len()]
+                }
+                None => table.rates(&job_type, scale_factor, types).map_err(|e| {
+                    let also = if profiles.is_some() {
+                        " and no model profile of that name"
+                    } else {
+                        ""
+                    };
+                    SimError::Input(format!("{at}: {e}{also}"))
+                })?,
+            }
         } else {
             let mut rate = vec![0.0; types.len()];
             for &(j, c) in &own {
@@ -246,7 +415,7 @@ pub fn csv_trace(
             total_steps: number(cols[3])?,
             scale_factor,
             rate,
-            cpu_mem_per_gpu: None,
+            resources,
             gpu_mem_mb: None,
         });
     }
@@ -335,20 +504,21 @@ mod tests {
         let table = ThroughputTable::builtin();
         let text = "id,tenant,job_type,arrival_s,total_steps,scale_factor,throughput.v100,throughput.k80\n\
                     7,alice,bert,0,100,1,2.0,0.5\n";
-        let jobs = csv_trace(text, &table, &types()).unwrap();
+        let jobs = csv_trace(text, &table, &types(), None).unwrap();
         assert_eq!(jobs[0].id, 7);
         assert_eq!(jobs[0].rate, vec![2.0, 0.0, 0.5]);
         let err = csv_trace(
             "tenant,job_type,arrival_s,total_steps,scale_factor\na,A3C,x,1,1\n",
             &table,
             &types(),
+            None,
         )
         .unwrap_err();
         assert_eq!(
             err.to_string(),
             "CSV line 2: 'x' in column 'arrival_s' is not a number"
         );
-        let err = csv_trace("tenant,job_type\n", &table, &types()).unwrap_err();
+        let err = csv_trace("tenant,job_type\n", &table, &types(), None).unwrap_err();
         assert!(err.to_string().contains("no 'arrival_s' column"), "{err}");
     }
 

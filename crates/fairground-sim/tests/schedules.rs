@@ -12,7 +12,7 @@ fn job(id: usize, tenant: &str, arrival: f64, steps: f64, rate: &[f64]) -> Job {
         total_steps: steps,
         scale_factor: 1,
         rate: rate.to_vec(),
-        cpu_mem_per_gpu: None,
+        resources: None,
         gpu_mem_mb: None,
     }
 }

@@ -3,7 +3,9 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::workload::{csv_trace, gavel_trace, synthetic, SyntheticConfig};
-use fairground_sim::{schedulers, Cluster, Job, SimConfig, Simulation, ThroughputTable};
+use fairground_sim::{
+    schedulers, Cluster, Job, Profiles, ServerShape, SimConfig, Simulation, ThroughputTable,
+};
 use futures::{FutureExt, SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
 use yew_agent::prelude::*;
@@ -51,13 +53,17 @@ pub enum SimOutput {
 /// The cluster and jobs of a request, with located errors (the throughputs are the built-in
 /// cited table: the browser has no file of Gavel's).
 pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>), String> {
-    let cluster = Cluster::parse(&req.cluster).map_err(|e| e.to_string())?;
+    let shape = ServerShape::default();
+    let cluster = Cluster::parse_shaped(&req.cluster, &shape).map_err(|e| e.to_string())?;
     let table = ThroughputTable::builtin();
     let jobs = match &req.workload {
         Workload::Synthetic(cfg) => synthetic(cfg, &table, &cluster.types),
-        Workload::Trace { name, text } if name.ends_with(".csv") => {
-            csv_trace(text, &table, &cluster.types)
-        }
+        Workload::Trace { name, text } if name.ends_with(".csv") => csv_trace(
+            text,
+            &table,
+            &cluster.types,
+            Some((&Profiles::builtin(), &shape)),
+        ),
         Workload::Trace { text, .. } => gavel_trace(text, &table, &cluster.types),
     }
     .map_err(|e| e.to_string())?;
@@ -128,7 +134,11 @@ async fn run(
                 return SimOutput::Cancelled;
             }
         };
-        results.push(outcome.map(|()| sim.finish(name.clone())));
+        results.push(outcome.map(|()| {
+            let mut result = sim.finish(scheduler.as_ref());
+            result.policy = name.clone(); // as the page named it
+            result
+        }));
     }
     SimOutput::Done(results)
 }

@@ -15,11 +15,13 @@ mod fifo;
 mod gavel_rounds;
 mod las;
 mod srtf;
+pub mod synergy;
 
 pub use fifo::Fifo;
 pub use gavel_rounds::GavelRounds;
 pub use las::Las;
 pub use srtf::Srtf;
+pub use synergy::Synergy;
 
 use crate::model::{Cluster, Job, SimError};
 use crate::pool::GpuPool;
@@ -103,6 +105,11 @@ pub trait Scheduler {
     fn name(&self) -> String;
     /// The placements for the round starting at `view.now`.
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError>;
+    /// What the run's result should say about how the scheduler fared (e.g. Synergy-OPT's
+    /// deployable rounds).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Places each job in `order` on the fastest GPU type that still has `scale_factor` free GPUs
@@ -130,13 +137,17 @@ pub fn greedy_fastest(view: &RoundView, order: &[usize]) -> Vec<Placement> {
     placements
 }
 
-/// Policy names `simulate` accepts: the three ordering schedulers and every allocation policy
-/// of the engine driving Gavel's round mechanism.
+/// Policy names `simulate` accepts: the three ordering schedulers, Synergy's mechanisms (each
+/// also as `synergy-MECHANISM:ORDER`, see [`synergy`]) and every allocation policy of the engine
+/// driving Gavel's round mechanism.
 pub fn names() -> Vec<String> {
     let mut names: Vec<String> = ["fifo", "srtf", "las"]
         .iter()
         .map(|s| s.to_string())
         .collect();
+    for mech in synergy::MECHANISMS {
+        names.push(format!("synergy-{mech}"));
+    }
     names.extend(
         fairground_core::policies::all()
             .iter()
@@ -154,6 +165,9 @@ pub fn by_name(
         "fifo" => Box::new(Fifo),
         "srtf" => Box::new(Srtf),
         "las" => Box::new(Las),
-        other => Box::new(GavelRounds::new(other, config.reallocation_interval_s)?),
+        other => match Synergy::parse(other) {
+            Some(synergy) => Box::new(synergy?),
+            None => Box::new(GavelRounds::new(other, config.reallocation_interval_s)?),
+        },
     })
 }
