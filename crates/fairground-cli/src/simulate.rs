@@ -127,14 +127,17 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                 seed: a.seed,
             },
             &profiles,
-            &shape,
+            &cluster.largest_server(),
             &cluster.types,
         )
         .map_err(|e| e.to_string())?,
         (Some(path), _) => {
             let text = read(path)?;
             let parsed = if path.extension().is_some_and(|e| e == "csv") {
-                csv_trace(&text, &table, &cluster.types, Some((&profiles, &shape)))
+                {
+                    let largest = cluster.largest_server();
+                    csv_trace(&text, &table, &cluster.types, Some((&profiles, &largest)))
+                }
             } else {
                 gavel_trace(&text, &table, &cluster.types)
             };

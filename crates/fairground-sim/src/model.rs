@@ -108,6 +108,22 @@ impl Cluster {
         self.servers.iter().map(|s| s.gpus).sum()
     }
 
+    /// The shape of the largest server (most GPUs, the first of those): the one a job's ideal
+    /// demand is capped to, so that it fits somewhere.
+    pub fn largest_server(&self) -> ServerShape {
+        let mut best: Option<&Server> = None;
+        for s in &self.servers {
+            if best.is_none_or(|b| s.gpus > b.gpus) {
+                best = Some(s);
+            }
+        }
+        best.map_or_else(ServerShape::default, |s| ServerShape {
+            gpus: s.gpus,
+            cpus: s.cpus,
+            mem_gb: s.mem_gb,
+        })
+    }
+
     pub fn total_cpus(&self) -> f64 {
         self.servers.iter().map(|s| s.cpus).sum()
     }

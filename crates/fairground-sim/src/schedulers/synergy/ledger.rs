@@ -113,15 +113,16 @@ impl<'a> Ledger<'a> {
 
     /// OPT's packing: like [`Ledger::first_fit`], but each GPU goes to the server that keeps the
     /// most room, and a server only accepts a GPU if what it has left still covers `reserve` per
-    /// GPU for its other free GPUs (the least demand among the jobs still to pack), so rich jobs
-    /// are spread out instead of starving a server's remaining GPUs. Room is the smaller of the
-    /// CPU and memory slack, each as a fraction of the server's.
+    /// GPU for as many of its other free GPUs as there are GPUs still to pack after this job
+    /// (`reserve`: the least demand among those jobs), so rich jobs are spread out instead of
+    /// starving a server's remaining GPUs. Room is the smaller of the CPU and memory slack, each
+    /// as a fraction of the server's.
     pub fn spread_fit(
         &mut self,
         job_index: usize,
         job: &Job,
         demand: Demand,
-        reserve: Demand,
+        (reserve, gpus_after): (Demand, usize),
     ) -> bool {
         let servers: Vec<usize> = self.servers_for(job).collect();
         let mut cpus = self.free_cpus.clone();
@@ -130,7 +131,7 @@ impl<'a> Ledger<'a> {
         let mut taken: Vec<usize> = vec![0; self.free_gpus.len()];
         for _ in 0..job.scale_factor {
             let room = |s: usize| {
-                let rest = free[s].saturating_sub(1) as f64;
+                let rest = free[s].saturating_sub(1).min(gpus_after) as f64;
                 let c = cpus[s] - demand.cpus - reserve.cpus * rest;
                 let m = mem[s] - demand.mem_gb - reserve.mem_gb * rest;
                 let server = &self.cluster.servers[s];

@@ -243,11 +243,15 @@ pub fn place(
         };
         packing.len()
     ];
+    let mut gpus_after = vec![0; packing.len()];
+    let mut after = 0;
     let mut least = Demand {
         cpus: f64::INFINITY,
         mem_gb: f64::INFINITY,
     };
     for (pos, &k) in packing.iter().enumerate().rev() {
+        gpus_after[pos] = after;
+        after += jobs[k].1.scale_factor as usize;
         reserve[pos] = Demand {
             cpus: if least.cpus.is_finite() {
                 least.cpus
@@ -271,7 +275,7 @@ pub fn place(
     for (pos, &k) in packing.iter().enumerate() {
         let (index, job) = jobs[k];
         let want = chosen[k];
-        if ledger.spread_fit(index, job, as_demand(want), reserve[pos]) {
+        if ledger.spread_fit(index, job, as_demand(want), (reserve[pos], gpus_after[pos])) {
             continue;
         }
         exact = false;
@@ -284,7 +288,7 @@ pub fn place(
             .collect();
         let placed = lower
             .iter()
-            .any(|&c| ledger.spread_fit(index, job, as_demand(c), reserve[pos]))
+            .any(|&c| ledger.spread_fit(index, job, as_demand(c), (reserve[pos], gpus_after[pos])))
             || lower
                 .iter()
                 .any(|&c| ledger.first_fit(index, job, as_demand(c)));
