@@ -5,8 +5,10 @@
 //! - `cargo xtask test`: formatting, clippy, native tests, browser component tests, end-to-end tests.
 //! - `cargo xtask setup`: only the installs.
 //! - `cargo xtask fuzz [--minutes N]`: the engine's extreme-range fuzz suite, for N minutes.
+//! - `cargo xtask reproduce`: regenerate REPRODUCTION.md (the seed systems' claims on our engine).
 
 mod cmd;
+mod reproduce;
 mod serve;
 mod setup;
 mod test;
@@ -24,7 +26,9 @@ tasks:
   setup                           install the pinned tools only
   fuzz [--minutes N]              run the engine's extreme-range fuzz suite for N minutes
                                   (default 5); failures are kept in
-                                  crates/fairground-core/tests/fuzz-regressions/";
+                                  crates/fairground-core/tests/fuzz-regressions/
+  reproduce                       regenerate REPRODUCTION.md: each seed system's claims beside
+                                  the figures our engine gives (a few minutes)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
         Some("test") if args.len() == 1 => test::run(),
         Some("setup") if args.len() == 1 => setup::all().map(|_| ()),
         Some("fuzz") => fuzz_minutes(&args[1..]).and_then(fuzz),
+        Some("reproduce") if args.len() == 1 => reproduce::run(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
