@@ -53,3 +53,54 @@ test('a CSV trace can be uploaded and run; bad input is explained', async ({ pag
   await expect(page.locator('[data-testid=sim-table] tbody tr')).toHaveCount(3, { timeout: 20_000 });
   await expect(page.locator('[data-testid=sim-table] tr[data-policy=fifo] td.done')).toHaveText('3');
 });
+
+test("Synergy's set-up runs its mechanisms with CPU and memory charted and a steady-state JCT", async ({ page }) => {
+  await page.getByTestId('sim-synergy-setup').click();
+  await expect(page.getByTestId('sim-cluster')).toHaveValue('gpu=128');
+  await page.getByTestId('sim-jobs').fill('300');
+  await page.getByTestId('sim-measure').fill('100..200');
+  await page.getByTestId('sim-run').click();
+  const table = page.getByTestId('sim-table');
+  await expect(table.locator('tbody tr')).toHaveCount(3, { timeout: 60_000 });
+  for (const policy of ['synergy-proportional', 'synergy-tune', 'synergy-opt']) {
+    const row = table.locator(`tr[data-policy="${policy}"]`);
+    expect(Number(await row.locator('td.done').textContent())).toBeGreaterThanOrEqual(200);
+    const measured = Number(await row.locator('td.measured-jct').getAttribute('data-seconds'));
+    expect(measured).toBeGreaterThan(0);
+    const cpu = Number(await row.locator('td.util-cpu').textContent());
+    expect(cpu).toBeGreaterThan(0);
+    expect(cpu).toBeLessThanOrEqual(1);
+  }
+  // Proportional books exactly its share: CPU and memory use follow the GPUs.
+  const prop = table.locator('tr[data-policy="synergy-proportional"]');
+  expect(await prop.locator('td.util-cpu').textContent()).toBe(await prop.locator('td.util-mem').textContent());
+  await expect(page.locator('[data-testid=cpu-memory] polyline.series')).toHaveCount(6);
+  await expect(page.getByTestId('sim-notes').first()).toContainText('synergy-opt');
+  await page.screenshot({ path: 'tests/output/simulator-synergy.png', fullPage: true });
+});
+
+// The hand-solved schedule of crates/fairground-sim/tests/synergy.rs, run in the page: one server
+// of 2 GPUs, 6 CPUs, 125 GB; res50 (600 s at the share) and mobilenet (900 s).
+// proportional: JCTs 600 and 900; greedy: 521.739 and 1102.384; Tune: 600 and 793.548.
+test('a CSV of profiled models replays the hand-solved Synergy schedule', async ({ page }) => {
+  await page.getByTestId('sim-cluster').fill('gpu=2');
+  await page.getByTestId('sim-shape').fill('2,6,125');
+  await page.getByTestId('sim-round').fill('300');
+  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
+  for (const p of ['synergy-proportional', 'synergy-greedy', 'synergy-tune']) await page.getByTestId(`sim-policy-${p}`).check();
+  // Steps are iterations: 600 s / 0.78 s and 900 s / 0.71 s (the profiles' iteration times).
+  const csv = 'tenant,job_type,arrival_s,total_steps,scale_factor\n' +
+    `a,res50,0,${600 / 0.78},1\nb,mobilenet,0,${900 / 0.71},1\n`;
+  await page.getByTestId('sim-trace').setInputFiles({ name: 'synergy.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('sim-run').click();
+  const table = page.getByTestId('sim-table');
+  await expect(table.locator('tbody tr')).toHaveCount(3, { timeout: 20_000 });
+  const avg = async (policy) => Number(await table.locator(`tr[data-policy="${policy}"] td.avg-jct`).getAttribute('data-seconds'));
+  expect(await avg('synergy-proportional')).toBeCloseTo((600 + 900) / 2, 3);
+  expect(await avg('synergy-greedy')).toBeCloseTo((600 / 1.15 + 600 / 1.15 + 900 / 1.55) / 2, 3);
+  expect(await avg('synergy-tune')).toBeCloseTo((600 + 600 + 300 / 1.55) / 2, 3);
+
+  await page.getByTestId('sim-shape').fill('2,0,125');
+  await page.getByTestId('sim-run').click();
+  await expect(page.getByTestId('sim-error')).toContainText('CPUs must be > 0');
+});

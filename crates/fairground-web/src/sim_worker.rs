@@ -2,7 +2,9 @@
 //! progress after each chunk and stopping when a `Cancel` arrives between chunks.
 
 use fairground_sim::metrics::SimResult;
-use fairground_sim::workload::{csv_trace, gavel_trace, synthetic, SyntheticConfig};
+use fairground_sim::workload::{
+    csv_trace, gavel_trace, synergy, synthetic, SynergyConfig, SyntheticConfig,
+};
 use fairground_sim::{
     schedulers, Cluster, Job, Profiles, ServerShape, SimConfig, Simulation, ThroughputTable,
 };
@@ -16,6 +18,8 @@ const ROUNDS_PER_CHUNK: usize = 50;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Workload {
     Synthetic(SyntheticConfig),
+    /// Synergy's generator over the built-in model profiles.
+    Synergy(SynergyConfig),
     /// A trace file's name and text (Gavel's TSV, or Fairground's CSV when the name ends in .csv).
     Trace {
         name: String,
@@ -30,6 +34,10 @@ pub struct SimRequest {
     pub workload: Workload,
     pub policies: Vec<String>,
     pub round_s: f64,
+    /// `GPUS,CPUS,MEM_GB` per server.
+    pub server_shape: String,
+    /// Steady-state JCT over ids [from, to) (the run stops once they finish).
+    pub measure_ids: Option<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -50,20 +58,20 @@ pub enum SimOutput {
     Cancelled,
 }
 
-/// The cluster and jobs of a request, with located errors (the throughputs are the built-in
-/// cited table: the browser has no file of Gavel's).
+/// The cluster and jobs of a request, with located errors (the throughputs and model profiles
+/// are the built-in cited tables: the browser has no file of Gavel's or Synergy's).
 pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>), String> {
-    let shape = ServerShape::default();
+    let shape = ServerShape::parse(&req.server_shape).map_err(|e| e.to_string())?;
     let cluster = Cluster::parse_shaped(&req.cluster, &shape).map_err(|e| e.to_string())?;
     let table = ThroughputTable::builtin();
+    let profiles = Profiles::builtin();
+    let largest = cluster.largest_server();
     let jobs = match &req.workload {
         Workload::Synthetic(cfg) => synthetic(cfg, &table, &cluster.types),
-        Workload::Trace { name, text } if name.ends_with(".csv") => csv_trace(
-            text,
-            &table,
-            &cluster.types,
-            Some((&Profiles::builtin(), &shape)),
-        ),
+        Workload::Synergy(cfg) => synergy(cfg, &profiles, &largest, &cluster.types),
+        Workload::Trace { name, text } if name.ends_with(".csv") => {
+            csv_trace(text, &table, &cluster.types, Some((&profiles, &largest)))
+        }
         Workload::Trace { text, .. } => gavel_trace(text, &table, &cluster.types),
     }
     .map_err(|e| e.to_string())?;
@@ -95,6 +103,7 @@ async fn run(
 ) -> SimOutput {
     let config = SimConfig {
         round_s: req.round_s,
+        measure_ids: req.measure_ids,
         ..SimConfig::default()
     };
     let mut results = Vec::new();
@@ -159,6 +168,8 @@ mod tests {
             }),
             policies: vec!["fifo".into()],
             round_s: 360.0,
+            server_shape: "8,24,500".into(),
+            measure_ids: None,
         };
         let (cluster, jobs) = prepare(&synthetic).unwrap();
         assert_eq!((cluster.total_gpus(), jobs.len()), (4, 10));
@@ -178,5 +189,37 @@ mod tests {
             ..synthetic
         };
         assert!(prepare(&bad_cluster).unwrap_err().contains("TYPE=GPUS"));
+    }
+
+    #[test]
+    fn prepares_synergy_workloads_and_refuses_bad_shapes() {
+        let req = SimRequest {
+            cluster: "gpu=16".into(),
+            workload: Workload::Synergy(SynergyConfig {
+                jobs: 50,
+                ..SynergyConfig::default()
+            }),
+            policies: vec!["synergy-tune".into()],
+            round_s: 300.0,
+            server_shape: "8,24,500".into(),
+            measure_ids: Some((10, 20)),
+        };
+        let (cluster, jobs) = prepare(&req).unwrap();
+        assert_eq!((cluster.servers.len(), jobs.len()), (2, 50));
+        assert!(jobs.iter().all(|j| j.resources.is_some()));
+        let bad = SimRequest {
+            server_shape: "8,0,500".into(),
+            ..req.clone()
+        };
+        assert!(prepare(&bad).unwrap_err().contains("CPUs must be > 0"));
+        let csv = SimRequest {
+            workload: Workload::Trace {
+                name: "t.csv".into(),
+                text: "tenant,job_type,arrival_s,total_steps,scale_factor\na,vgg,0,10,1\n".into(),
+            },
+            ..req
+        };
+        let err = prepare(&csv).unwrap_err();
+        assert!(err.contains("and no model profile of that name"), "{err}");
     }
 }

@@ -2,14 +2,14 @@ use super::{ChartFrame, Gantt, LineChart};
 use crate::components::line_chart::{cdf, downsample};
 use crate::sim_worker::{SimInput, SimOutput, SimRequest, SimulateReactor, Workload};
 use fairground_sim::metrics::SimResult;
-use fairground_sim::workload::SyntheticConfig;
-use fairground_sim::Cluster;
+use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig};
+use fairground_sim::{Cluster, ServerShape};
 use std::rc::Rc;
 use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 8] = [
+const POLICIES: [(&str, bool); 12] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
@@ -18,7 +18,50 @@ const POLICIES: [(&str, bool); 8] = [
     ("gavel-ftf", false),
     ("oef-coop", true),
     ("oef-noncoop", false),
+    ("synergy-proportional", false),
+    ("synergy-greedy", false),
+    ("synergy-tune", false),
+    ("synergy-opt", false),
 ];
+/// Orderings a Synergy mechanism can be paired with.
+const SYNERGY_ORDERS: [&str; 6] = ["fifo", "srtf", "las", "ftf", "drf", "tetris"];
+
+/// Which generator makes the jobs when no trace is uploaded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Generator {
+    Gavel,
+    Synergy,
+}
+
+/// `A..B` with A < B, or nothing for an empty field.
+fn parse_measure(text: &str) -> Result<Option<(usize, usize)>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let bad = || format!("steady-state ids: '{text}' should be A..B with whole numbers A < B");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().parse().map_err(|_| bad())?;
+    if a >= b {
+        return Err(bad());
+    }
+    Ok(Some((a, b)))
+}
+
+/// The policy names sent to the simulator: Synergy's mechanisms get the chosen ordering.
+fn with_order(chosen: &[String], order: &str) -> Vec<String> {
+    chosen
+        .iter()
+        .map(|p| {
+            if p.starts_with("synergy-") && order != "fifo" {
+                format!("{p}:{order}")
+            } else {
+                p.clone()
+            }
+        })
+        .collect()
+}
 /// Largest trace accepted from a file (bytes).
 const MAX_TRACE: f64 = 1024.0 * 1024.0;
 
@@ -94,6 +137,20 @@ impl Reducible for Run {
     }
 }
 
+fn text_input(label: &str, testid: &str, value: &UseStateHandle<String>) -> Html {
+    let value_handle = value.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+        value_handle.set(input.value());
+    });
+    html! {
+        <label>{ label }
+            <input class="cell" type="text" value={(**value).clone()}
+                   {oninput} data-testid={testid.to_string()} aria-label={label.to_string()} />
+        </label>
+    }
+}
+
 fn number_input(label: &str, testid: &str, value: &UseStateHandle<String>) -> Html {
     let value_handle = value.clone();
     let oninput = Callback::from(move |e: InputEvent| {
@@ -117,6 +174,12 @@ pub fn SimulateTab() -> Html {
     let seed = use_state(|| "0".to_string());
     let tenants = use_state(|| "4".to_string());
     let round = use_state(|| "360".to_string());
+    let generator = use_state(|| Generator::Gavel);
+    let shape = use_state(|| "8,24,500".to_string());
+    let split = use_state(|| "20,70,10".to_string());
+    let multi_gpu = use_state(|| false);
+    let measure = use_state(String::new);
+    let order = use_state(|| "fifo".to_string());
     let trace = use_state(|| None::<(String, String)>);
     let chosen = use_state(|| {
         POLICIES
@@ -155,6 +218,14 @@ pub fn SimulateTab() -> Html {
             run.clone(),
             bridge.clone(),
         );
+        let (generator, shape, split, multi_gpu, measure, order) = (
+            generator.clone(),
+            shape.clone(),
+            split.clone(),
+            multi_gpu.clone(),
+            measure.clone(),
+            order.clone(),
+        );
         Callback::from(move |_: MouseEvent| {
             let parse = |text: &str, what: &str| -> Result<f64, String> {
                 crate::paste::parse_number(text)
@@ -162,7 +233,9 @@ pub fn SimulateTab() -> Html {
                     .ok_or(format!("{what}: '{text}' should be a number > 0"))
             };
             let request = (|| -> Result<(SimRequest, Cluster), String> {
-                let parsed = Cluster::parse(&cluster).map_err(|e| e.to_string())?;
+                let server_shape = ServerShape::parse(&shape).map_err(|e| e.to_string())?;
+                let parsed =
+                    Cluster::parse_shaped(&cluster, &server_shape).map_err(|e| e.to_string())?;
                 let workload = match &*trace {
                     Some((name, text)) => Workload::Trace {
                         name: name.clone(),
@@ -173,15 +246,26 @@ pub fn SimulateTab() -> Html {
                         if n > 5000.0 || n.fract() != 0.0 {
                             return Err("jobs: a whole number up to 5,000 in the browser (use the CLI for more)".into());
                         }
-                        Workload::Synthetic(SyntheticConfig {
-                            jobs: n as usize,
-                            jobs_per_hour: parse(&rate, "jobs per hour")?,
-                            seed: crate::paste::parse_number(&seed)
-                                .filter(|s| *s >= 0.0 && s.fract() == 0.0)
-                                .ok_or("seed: a whole number >= 0")?
-                                as u64,
-                            tenants: parse(&tenants, "tenants")? as usize,
-                        })
+                        let seed = crate::paste::parse_number(&seed)
+                            .filter(|s| *s >= 0.0 && s.fract() == 0.0)
+                            .ok_or("seed: a whole number >= 0")?
+                            as u64;
+                        let jobs_per_hour = parse(&rate, "jobs per hour")?;
+                        match *generator {
+                            Generator::Gavel => Workload::Synthetic(SyntheticConfig {
+                                jobs: n as usize,
+                                jobs_per_hour,
+                                seed,
+                                tenants: parse(&tenants, "tenants")? as usize,
+                            }),
+                            Generator::Synergy => Workload::Synergy(SynergyConfig {
+                                jobs: n as usize,
+                                jobs_per_hour,
+                                split: parse_split(&split).map_err(|e| e.to_string())?,
+                                multi_gpu: *multi_gpu,
+                                seed,
+                            }),
+                        }
                     }
                 };
                 if chosen.is_empty() {
@@ -190,8 +274,10 @@ pub fn SimulateTab() -> Html {
                 let request = SimRequest {
                     cluster: (*cluster).clone(),
                     workload,
-                    policies: (*chosen).clone(),
+                    policies: with_order(&chosen, &order),
                     round_s: parse(&round, "round length")?,
+                    server_shape: (*shape).clone(),
+                    measure_ids: parse_measure(&measure)?,
                 };
                 Ok((request, parsed))
             })();
@@ -240,6 +326,51 @@ pub fn SimulateTab() -> Html {
         let trace = trace.clone();
         Callback::from(move |_: MouseEvent| trace.set(None))
     };
+    // Synergy's evaluation set-up in one click: 128 GPUs on its servers, its workload at 9 jobs/h,
+    // rounds of 300 s, its mechanisms, and a steady-state window.
+    let synergy_setup = {
+        let (cluster, jobs, rate, round, generator, shape, measure, chosen, trace) = (
+            cluster.clone(),
+            jobs.clone(),
+            rate.clone(),
+            round.clone(),
+            generator.clone(),
+            shape.clone(),
+            measure.clone(),
+            chosen.clone(),
+            trace.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            cluster.set("gpu=128".into());
+            jobs.set("1000".into());
+            rate.set("9".into());
+            round.set("300".into());
+            shape.set("8,24,500".into());
+            measure.set("400..700".into());
+            generator.set(Generator::Synergy);
+            trace.set(None);
+            chosen.set(
+                ["synergy-proportional", "synergy-tune", "synergy-opt"]
+                    .map(String::from)
+                    .to_vec(),
+            );
+        })
+    };
+    let pick_generator = |g: Generator| {
+        let generator = generator.clone();
+        Callback::from(move |_: Event| generator.set(g))
+    };
+    let on_multi_gpu = {
+        let multi_gpu = multi_gpu.clone();
+        Callback::from(move |_: Event| multi_gpu.set(!*multi_gpu))
+    };
+    let on_order = {
+        let order = order.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            order.set(select.value());
+        })
+    };
     let on_cluster = {
         let cluster = cluster.clone();
         Callback::from(move |e: InputEvent| {
@@ -254,17 +385,32 @@ pub fn SimulateTab() -> Html {
                 <label>{ "Cluster (GPUs per type) " }
                     <input class="cell" type="text" value={(*cluster).clone()} oninput={on_cluster} data-testid="sim-cluster" aria-label="cluster" />
                 </label>
+                { text_input("server (GPUs, CPUs, GB)", "sim-shape", &shape) }
+                <button type="button" onclick={synergy_setup} data-testid="sim-synergy-setup"
+                        title="128 GPUs on Synergy's servers, its workload at 9 jobs/h, rounds of 300 s, its mechanisms">{ "Synergy's set-up" }</button>
                 if let Some((name, _)) = &*trace {
                     <p>{ format!("Trace: {name} ") }<button type="button" onclick={clear_trace}>{ "use the synthetic workload" }</button></p>
                 } else {
+                    <fieldset class="sim-generator">
+                        <legend>{ "Synthetic workload" }</legend>
+                        <label><input type="radio" name="generator" checked={*generator == Generator::Gavel}
+                               onchange={pick_generator(Generator::Gavel)} data-testid="sim-generator-gavel" />{ "Gavel's" }</label>
+                        <label><input type="radio" name="generator" checked={*generator == Generator::Synergy}
+                               onchange={pick_generator(Generator::Synergy)} data-testid="sim-generator-synergy" />{ "Synergy's (model profiles)" }</label>
+                    </fieldset>
                     <div class="sim-synthetic">
-                        <span>{ "Gavel's synthetic workload:" }</span>
                         { number_input("jobs", "sim-jobs", &jobs) }
                         { number_input("jobs per hour", "sim-rate", &rate) }
                         { number_input("seed", "sim-seed", &seed) }
-                        { number_input("tenants", "sim-tenants", &tenants) }
+                        if *generator == Generator::Gavel {
+                            { number_input("tenants", "sim-tenants", &tenants) }
+                        } else {
+                            { text_input("split image, language, speech %", "sim-split", &split) }
+                            <label><input type="checkbox" checked={*multi_gpu} onchange={on_multi_gpu} data-testid="sim-multi-gpu" />{ "multi-GPU jobs" }</label>
+                        }
                     </div>
                 }
+                { text_input("steady-state job ids (A..B)", "sim-measure", &measure) }
                 <label class="file-button">{ "Upload a trace (Gavel .trace or .csv)" }
                     <input type="file" accept=".trace,.csv,.tsv,text/plain" onchange={on_trace} data-testid="sim-trace" />
                 </label>
@@ -285,6 +431,11 @@ pub fn SimulateTab() -> Html {
                         };
                         html! { <label><input type="checkbox" {checked} onchange={toggle} data-testid={format!("sim-policy-{name}")} />{ name }</label> }
                     }) }
+                    <label>{ "Synergy ordering " }
+                        <select onchange={on_order} data-testid="sim-synergy-order" aria-label="Synergy ordering">
+                            { for SYNERGY_ORDERS.iter().map(|o| html! { <option value={*o} selected={*order == *o}>{ *o }</option> }) }
+                        </select>
+                    </label>
                 </fieldset>
                 <div class="sim-actions">
                     <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
@@ -293,7 +444,7 @@ pub fn SimulateTab() -> Html {
                 if let Some(why) = &*form_error {
                     <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
                 }
-                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones)." }</p>
+                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones). Synergy's jobs use its ten model profiles (built-in cited copy); a CSV job_type naming one of them (alexnet, res18, ..., gnmt, m5) gets its CPU and memory sensitivity." }</p>
             </div>
             { run_view(&run.state) }
         </section>
@@ -357,6 +508,29 @@ fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Htm
             (r.policy.clone(), downsample(&points, 300))
         })
         .collect();
+    let cpu_mem: Vec<(String, Vec<(f64, f64)>)> = ok
+        .iter()
+        .flat_map(|r| {
+            let pick = |k: usize| -> Vec<(f64, f64)> {
+                let points: Vec<(f64, f64)> = r
+                    .cpu_mem_over_time
+                    .iter()
+                    .map(|s| {
+                        (
+                            (s.t0 + s.t1) / 7200.0,
+                            s.busy.get(k).copied().unwrap_or(0.0),
+                        )
+                    })
+                    .collect();
+                downsample(&points, 300)
+            };
+            [
+                (format!("{} CPU", r.policy), pick(0)),
+                (format!("{} memory", r.policy), pick(1)),
+            ]
+        })
+        .collect();
+    let measured = ok.iter().find_map(|r| r.measured.as_ref());
     let gantt = ok.iter().find(|r| !r.gantt.is_empty());
     let server_types: Vec<String> = cluster
         .servers
@@ -374,22 +548,45 @@ fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Htm
                     <th>{ "policy" }</th><th>{ "done" }</th><th title="jobs needing more GPUs than any type has">{ "can't run" }</th><th>{ "avg JCT h" }</th><th>{ "median h" }</th><th>{ "p99 h" }</th>
                     <th>{ "makespan h" }</th><th>{ "avg rho" }</th>
                     { for cluster.types.iter().map(|t| html! { <th>{ format!("util {t}") }</th> }) }
+                    <th title="CPU-seconds booked over the cluster's CPUs x makespan">{ "util CPU" }</th>
+                    <th title="GB-seconds booked over the cluster's memory x makespan">{ "util mem" }</th>
+                    if let Some(m) = measured {
+                        <th title="mean JCT of the jobs with ids in this range (steady state)">{ format!("ids {}..{} avg JCT h", m.from_id, m.to_id) }</th>
+                        <th>{ "p99 h" }</th>
+                    }
                 </tr></thead>
                 <tbody>{ for ok.iter().map(|r| html! {
                     <tr data-policy={r.policy.clone()}>
                         <td>{ &r.policy }</td><td class="done">{ r.jobs_completed }</td>
-                        <td class="unschedulable">{ r.jobs_unschedulable.len() }</td><td class="avg-jct">{ hours(r.avg_jct_s) }</td>
+                        <td class="unschedulable">{ r.jobs_unschedulable.len() }</td><td class="avg-jct" data-seconds={r.avg_jct_s.to_string()}>{ hours(r.avg_jct_s) }</td>
                         <td>{ hours(r.median_jct_s) }</td><td>{ hours(r.p99_jct_s) }</td><td>{ hours(r.makespan_s) }</td>
                         <td>{ format!("{:.3}", r.avg_rho) }</td>
                         { for r.utilization.iter().map(|u| html! { <td>{ format!("{u:.3}") }</td> }) }
+                        <td class="util-cpu">{ format!("{:.3}", r.cpu_utilization) }</td>
+                        <td class="util-mem">{ format!("{:.3}", r.mem_utilization) }</td>
+                        if let Some(m) = &r.measured {
+                            <td class="measured-jct" data-seconds={m.avg_jct_s.to_string()}>{ hours(m.avg_jct_s) }</td>
+                            <td>{ hours(m.p99_jct_s) }</td>
+                        }
                     </tr>
                 }) }</tbody>
             </table>
+            { for ok.iter().filter(|r| r.jobs_unfinished > 0 || !r.notes.is_empty()).map(|r| html! {
+                <ul class="notice sim-notes" data-testid="sim-notes">
+                    if r.jobs_unfinished > 0 {
+                        <li>{ format!("{}: stopped once the measured jobs finished; {} other jobs were still running or waiting (not in the all-jobs figures)", r.policy, r.jobs_unfinished) }</li>
+                    }
+                    { for r.notes.iter().map(|n| html! { <li>{ n.as_str() }</li> }) }
+                </ul>
+            }) }
             <ChartFrame title="Job completion time, CDF" file="jct-cdf" export=true>
                 <LineChart series={cdfs} x_label="JCT (hours)" y_label="share of jobs" testid="jct-cdf" />
             </ChartFrame>
             <ChartFrame title="GPU utilisation over time (all types)" file="utilisation" export=true>
                 <LineChart series={utilisation} x_label="time (hours)" y_label="busy share of GPUs" testid="utilisation" />
+            </ChartFrame>
+            <ChartFrame title="CPU and memory booked over time" file="cpu-memory" export=true>
+                <LineChart series={cpu_mem} x_label="time (hours)" y_label="share of the cluster's CPUs / memory" testid="cpu-memory" />
             </ChartFrame>
             if let Some(r) = gantt {
                 <ChartFrame title={format!("GPUs over time under {}", r.policy)} file="gantt" export=true>
