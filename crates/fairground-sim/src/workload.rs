@@ -7,6 +7,16 @@ use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Uniform};
 use serde::{Deserialize, Serialize};
 
+fn check_arrival_rate(jobs_per_hour: f64) -> Result<(), SimError> {
+    if jobs_per_hour.is_finite() && jobs_per_hour > 0.0 {
+        Ok(())
+    } else {
+        Err(SimError::Input(format!(
+            "arrival rate must be > 0 jobs per hour (got {jobs_per_hour})"
+        )))
+    }
+}
+
 /// Gavel's synthetic workload (its `generate_trace` reading, ../shared/BACKGROUND.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SyntheticConfig {
@@ -28,12 +38,7 @@ pub fn synthetic(
     table: &ThroughputTable,
     types: &[String],
 ) -> Result<Vec<Job>, SimError> {
-    if !(cfg.jobs_per_hour.is_finite() && cfg.jobs_per_hour > 0.0) {
-        return Err(SimError::Input(format!(
-            "arrival rate must be > 0 jobs per hour (got {})",
-            cfg.jobs_per_hour
-        )));
-    }
+    check_arrival_rate(cfg.jobs_per_hour)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
     let unit = Uniform::new(0.0f64, 1.0).map_err(|e| SimError::Input(e.to_string()))?;
     let tenants = cfg.tenants.max(1);
@@ -150,12 +155,7 @@ pub fn synergy(
     shape: &ServerShape,
     types: &[String],
 ) -> Result<Vec<Job>, SimError> {
-    if !(cfg.jobs_per_hour.is_finite() && cfg.jobs_per_hour > 0.0) {
-        return Err(SimError::Input(format!(
-            "arrival rate must be > 0 jobs per hour (got {})",
-            cfg.jobs_per_hour
-        )));
-    }
+    check_arrival_rate(cfg.jobs_per_hour)?;
     let total_share: f64 = cfg.split.iter().sum();
     if cfg.split.iter().any(|v| !(v.is_finite() && *v >= 0.0)) || total_share <= 0.0 {
         return Err(SimError::Input(

@@ -138,28 +138,27 @@ impl Reducible for Run {
 }
 
 fn text_input(label: &str, testid: &str, value: &UseStateHandle<String>) -> Html {
-    let value_handle = value.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        value_handle.set(input.value());
-    });
-    html! {
-        <label>{ label }
-            <input class="cell" type="text" value={(**value).clone()}
-                   {oninput} data-testid={testid.to_string()} aria-label={label.to_string()} />
-        </label>
-    }
+    input(label, testid, value, false)
 }
 
 fn number_input(label: &str, testid: &str, value: &UseStateHandle<String>) -> Html {
+    input(label, testid, value, true)
+}
+
+fn input(label: &str, testid: &str, value: &UseStateHandle<String>, numeric: bool) -> Html {
     let value_handle = value.clone();
     let oninput = Callback::from(move |e: InputEvent| {
         let input: web_sys::HtmlInputElement = e.target_unchecked_into();
         value_handle.set(input.value());
     });
+    let (class, mode) = if numeric {
+        ("cell numeric", "decimal")
+    } else {
+        ("cell", "text")
+    };
     html! {
         <label>{ label }
-            <input class="cell numeric" type="text" inputmode="decimal" value={(**value).clone()}
+            <input class={class} type="text" inputmode={mode} value={(**value).clone()}
                    {oninput} data-testid={testid.to_string()} aria-label={label.to_string()} />
         </label>
     }

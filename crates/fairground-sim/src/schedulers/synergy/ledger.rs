@@ -89,7 +89,13 @@ impl<'a> Ledger<'a> {
         if left > 0 {
             return false;
         }
-        let pieces: Vec<Piece> = pieces
+        self.book(job_index, demand, pieces);
+        true
+    }
+
+    /// Books `n` GPUs on each (server, n) for the job at `demand` per GPU, and records it.
+    fn book(&mut self, job_index: usize, demand: Demand, counts: Vec<(usize, usize)>) {
+        let pieces: Vec<Piece> = counts
             .into_iter()
             .map(|(s, n)| {
                 self.free_cpus[s] -= demand.cpus * n as f64;
@@ -108,7 +114,6 @@ impl<'a> Ledger<'a> {
             mem_gb_per_gpu: demand.mem_gb,
             sharing: None,
         });
-        true
     }
 
     /// OPT's packing: like [`Ledger::first_fit`], but each GPU goes to the server that keeps the
@@ -156,27 +161,12 @@ impl<'a> Ledger<'a> {
             free[s] -= 1;
             taken[s] += 1;
         }
-        let pieces = taken
-            .iter()
+        let counts = taken
+            .into_iter()
             .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(s, &n)| {
-                self.free_cpus[s] -= demand.cpus * n as f64;
-                self.free_mem[s] -= demand.mem_gb * n as f64;
-                Piece {
-                    server: s,
-                    gpus: self.free_gpus[s].drain(..n).collect(),
-                    copy: 0,
-                }
-            })
+            .filter(|&(_, n)| n > 0)
             .collect();
-        self.placed.push(Placement {
-            job: job_index,
-            pieces,
-            cpus_per_gpu: demand.cpus,
-            mem_gb_per_gpu: demand.mem_gb,
-            sharing: None,
-        });
+        self.book(job_index, demand, counts);
         true
     }
 
