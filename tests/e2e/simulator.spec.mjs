@@ -75,8 +75,12 @@ test("Synergy's set-up runs its mechanisms with CPU and memory charted and a ste
   const prop = table.locator('tr[data-policy="synergy-proportional"]');
   expect(await prop.locator('td.util-cpu').textContent()).toBe(await prop.locator('td.util-mem').textContent());
   await expect(page.locator('[data-testid=cpu-memory] polyline.series')).toHaveCount(6);
-  await expect(page.getByTestId('sim-notes').first()).toContainText('synergy-opt');
+  // OPT says whether its integer program's optimum was packed onto servers every round.
+  await expect(page.getByTestId('sim-notes').filter({ hasText: 'synergy-opt: all' })).toHaveCount(1);
   await page.screenshot({ path: 'tests/output/simulator-synergy.png', fullPage: true });
+  const chart = page.getByTestId('cpu-memory');
+  await chart.scrollIntoViewIfNeeded();
+  await chart.screenshot({ path: 'tests/output/simulator-synergy-cpu-memory.png' });
 });
 
 // The hand-solved schedule of crates/fairground-sim/tests/synergy.rs, run in the page: one server

@@ -51,6 +51,25 @@ pub fn tick_label(value: f64) -> String {
     }
 }
 
+/// Where each legend entry of a chart goes: entries of a swatch (20 px) and their label (about
+/// `char_w` px a character) laid left to right from `left`, wrapping to a new row (`row_h` apart)
+/// before passing `right`. Returns each entry's (x, row).
+pub fn legend_layout(labels: &[&str], left: f64, right: f64, char_w: f64) -> Vec<(f64, usize)> {
+    let mut x = left;
+    let mut row = 0;
+    let mut out = Vec::with_capacity(labels.len());
+    for label in labels {
+        let width = 20.0 + label.chars().count() as f64 * char_w + 16.0;
+        if x > left && x + width > right {
+            x = left;
+            row += 1;
+        }
+        out.push((x, row));
+        x += width;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,5 +100,25 @@ mod tests {
         assert_eq!(tick_label(0.1 + 0.2), "0.3");
         assert_eq!(tick_label(5.0), "5");
         assert_eq!(tick_label(-0.0), "0");
+    }
+
+    #[test]
+    fn legends_wrap_instead_of_overlapping() {
+        let labels = [
+            "synergy-proportional CPU",
+            "synergy-proportional memory",
+            "a",
+            "b",
+        ];
+        let at = legend_layout(&labels, 56.0, 704.0, 6.5);
+        assert_eq!(at[0], (56.0, 0));
+        // Each entry starts after the previous one's label on its row.
+        assert_eq!(at[1], (56.0 + 20.0 + 24.0 * 6.5 + 16.0, 0));
+        let third = at[1].0 + 20.0 + 27.0 * 6.5 + 16.0;
+        assert_eq!(at[2], (third, 0));
+        // A narrow chart wraps: no entry starts past the right edge.
+        let narrow = legend_layout(&labels, 56.0, 300.0, 6.5);
+        assert_eq!(narrow.iter().map(|e| e.1).collect::<Vec<_>>(), [0, 1, 2, 2]);
+        assert!(narrow.iter().all(|e| e.0 < 300.0));
     }
 }

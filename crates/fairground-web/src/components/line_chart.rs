@@ -1,5 +1,5 @@
 use crate::palette::type_colour;
-use crate::scale::{nice_ticks, tick_label, LinearScale};
+use crate::scale::{legend_layout, nice_ticks, tick_label, LinearScale};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,7 +14,12 @@ pub struct LineChartProps {
 /// Lines over a shared x axis, with a legend; used for JCT CDFs and utilisation over time.
 #[component]
 pub fn LineChart(p: &LineChartProps) -> Html {
-    let (w, h, left, bottom, top) = (720.0, 300.0, 56.0, 44.0, 30.0);
+    let labels: Vec<&str> = p.series.iter().map(|(l, _)| l.as_str()).collect();
+    let legend = legend_layout(&labels, 56.0, 704.0, 6.5);
+    let rows = legend.last().map_or(1, |e| e.1 + 1) as f64;
+    // The plot moves down by the legend's extra rows.
+    let extra = 16.0 * (rows - 1.0);
+    let (w, h, left, bottom, top) = (720.0, 300.0 + extra, 56.0, 44.0, 30.0 + extra);
     let all = p.series.iter().flat_map(|(_, pts)| pts.iter());
     let (xmax, ymax) = all.fold((0.0f64, 0.0f64), |(a, b), &(x, y)| (a.max(x), b.max(y)));
     let (xt, yt) = (nice_ticks(xmax, 6), nice_ticks(ymax, 5));
@@ -23,11 +28,14 @@ pub fn LineChart(p: &LineChartProps) -> Html {
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid={p.testid.clone()}
              aria-label={format!("{} against {}", p.y_label, p.x_label)}>
-            { for p.series.iter().enumerate().map(|(k, (label, _))| html! {
-                <g class="legend-item">
-                    <rect x={(left + k as f64 * 130.0).to_string()} y="8" width="14" height="4" fill={type_colour(k)} />
-                    <text x={(left + 20.0 + k as f64 * 130.0).to_string()} y="14">{ label }</text>
-                </g>
+            { for p.series.iter().zip(&legend).enumerate().map(|(k, ((label, _), &(lx, row)))| {
+                let ly = 8.0 + 16.0 * row as f64;
+                html! {
+                    <g class="legend-item">
+                        <rect x={lx.to_string()} y={ly.to_string()} width="14" height="4" fill={type_colour(k)} />
+                        <text x={(lx + 20.0).to_string()} y={(ly + 6.0).to_string()}>{ label }</text>
+                    </g>
+                }
             }) }
             { for xt.iter().map(|&t| html! {
                 <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1={top.to_string()} y2={(h - bottom).to_string()} />
