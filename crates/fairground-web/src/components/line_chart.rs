@@ -15,7 +15,7 @@ pub struct LineChartProps {
 #[component]
 pub fn LineChart(p: &LineChartProps) -> Html {
     let labels: Vec<&str> = p.series.iter().map(|(l, _)| l.as_str()).collect();
-    let legend = legend_layout(&labels, 56.0, 704.0, 6.5);
+    let legend = legend_layout(&labels, 56.0, 704.0, 7.0);
     let rows = legend.last().map_or(1, |e| e.1 + 1) as f64;
     // The plot moves down by the legend's extra rows.
     let extra = 16.0 * (rows - 1.0);
