@@ -280,3 +280,119 @@ fn steady_state_measurement_covers_the_id_range() {
     );
     assert_eq!(r.jobs_completed, 3);
 }
+
+/// OPT's program against brute force: on one server, every assignment of a grid cell (or the
+/// proportional share) to each job, within the server's CPUs and memory and each job at least its
+/// share's speed, enumerated here; OPT's placements must reach the best total speedup.
+#[test]
+fn opt_matches_brute_force_on_small_rounds() {
+    use fairground_sim::schedulers::{JobState, RoundView, Scheduler, Synergy};
+    let models = [
+        "alexnet",
+        "res18",
+        "res50",
+        "mobilenet",
+        "shufflenet",
+        "gnmt",
+        "m5",
+        "deepspeech",
+    ];
+    let shapes = ["4,12,500", "4,16,250", "3,14,400", "4,10,300"];
+    let mut seed: u64 = 7;
+    let mut next = |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for case in 0..40 {
+        let shape = ServerShape::parse(shapes[case % shapes.len()]).unwrap();
+        let cluster = Cluster::parse_shaped(&format!("gpu={}", shape.gpus), &shape).unwrap();
+        let count = 2 + next(shape.gpus as usize - 1);
+        let jobs: Vec<Job> = (0..count)
+            .map(|i| job(i, models[next(models.len())], 0.0, 1000.0, &shape))
+            .collect();
+        let active: Vec<JobState> = (0..count)
+            .map(|i| JobState {
+                job: i,
+                remaining_steps: jobs[i].total_steps,
+                attained_gpu_s: 0.0,
+                time_on_type: vec![0.0],
+            })
+            .collect();
+        let view = RoundView {
+            now: 0.0,
+            round_s: 300.0,
+            cluster: &cluster,
+            jobs: &jobs,
+            active: &active,
+            last_round: &[],
+        };
+        let mut opt = Synergy::parse("synergy-opt").unwrap().unwrap();
+        let placed = opt.schedule(&view).unwrap();
+        assert_eq!(placed.len(), count, "case {case}: every job runs");
+        let got: f64 = placed
+            .iter()
+            .map(|p| {
+                jobs[p.job]
+                    .resources
+                    .as_ref()
+                    .unwrap()
+                    .speedup(p.cpus_per_gpu, p.mem_gb_per_gpu)
+            })
+            .sum();
+        // Brute force over each job's options.
+        let (fair_c, fair_m) = shape.share_per_gpu();
+        let options: Vec<Vec<(f64, f64, f64)>> = jobs
+            .iter()
+            .map(|j| {
+                let r = j.resources.as_ref().unwrap();
+                let floor = r.speedup(fair_c, fair_m);
+                let mut o = vec![(fair_c, fair_m, floor)];
+                for &c in &r.cpu_rows {
+                    for &m in &r.mem_cols_gb {
+                        o.push((c, m, r.speedup(c, m)));
+                    }
+                }
+                o.push((
+                    r.ideal_cpus_per_gpu,
+                    r.ideal_mem_gb_per_gpu,
+                    r.speedup_at_ideal,
+                ));
+                o.retain(|x| x.2 >= floor);
+                o
+            })
+            .collect();
+        let mut best = 0.0f64;
+        let mut pick = vec![0usize; count];
+        loop {
+            let (c, m, v) = pick
+                .iter()
+                .enumerate()
+                .fold((0.0, 0.0, 0.0), |(c, m, v), (k, &i)| {
+                    let o = options[k][i];
+                    (c + o.0, m + o.1, v + o.2)
+                });
+            if c <= shape.cpus + 1e-9 && m <= shape.mem_gb + 1e-9 {
+                best = best.max(v);
+            }
+            let mut k = 0;
+            while k < count {
+                pick[k] += 1;
+                if pick[k] < options[k].len() {
+                    break;
+                }
+                pick[k] = 0;
+                k += 1;
+            }
+            if k == count {
+                break;
+            }
+        }
+        assert!(
+            (got - best).abs() < 1e-9,
+            "case {case}: OPT {got} vs brute force {best} on {:?}",
+            jobs.iter().map(|j| j.job_type.as_str()).collect::<Vec<_>>()
+        );
+    }
+}
