@@ -1,6 +1,7 @@
 //! `fairground simulate`: replay a workload under one or more policies (in parallel).
 
 use fairground_sim::metrics::SimResult;
+use fairground_sim::sharing::{GpuMemory, Interference};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace, SynergyConfig,
     SyntheticConfig,
@@ -53,6 +54,10 @@ pub struct SimulateArgs {
     /// (six models; multi-GPU rates assume perfect scaling).
     #[arg(long)]
     throughputs: Option<PathBuf>,
+    /// GB of memory per GPU by type, e.g. v100=16,k80=12 (defaults: k80 12, a100 40, a6000 48,
+    /// any other 16), checked where two jobs share a GPU (sjf-bsbf, sjf-ffs).
+    #[arg(long, value_name = "TYPE=GB,...")]
+    gpu_memory: Option<String>,
     /// GPUs per type, e.g. v100=4,p100=4,k80=4, on servers of --server-shape. Required, except
     /// with --synthetic-synergy, where it defaults to Synergy's 128 GPUs (gpu=128).
     #[arg(long)]
@@ -104,7 +109,10 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         (None, Some(_)) => "gpu=128".to_string(),
         (None, None) => return Err("give the cluster: --cluster v100=4,p100=4,k80=4".into()),
     };
-    let cluster = Cluster::parse_shaped(&cluster_spec, &shape).map_err(|e| e.to_string())?;
+    let mut cluster = Cluster::parse_shaped(&cluster_spec, &shape).map_err(|e| e.to_string())?;
+    cluster.gpu_memory_gb = GpuMemory::parse(a.gpu_memory.as_deref().unwrap_or(""), &cluster.types)
+        .map_err(|e| e.to_string())?
+        .0;
     let profiles = match &a.profiles {
         Some(path) => {
             Profiles::from_json(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?
@@ -112,10 +120,16 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         None => Profiles::builtin(),
     };
     let measure_ids = a.measure_ids.as_deref().map(parse_id_range).transpose()?;
-    let table = match &a.throughputs {
-        Some(path) => ThroughputTable::from_gavel_json(&read(path)?)
-            .map_err(|e| format!("{}: {e}", path.display()))?,
-        None => ThroughputTable::builtin(),
+    let (table, interference) = match &a.throughputs {
+        Some(path) => {
+            let text = read(path)?;
+            let table = ThroughputTable::from_gavel_json(&text)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let pairs = Interference::from_gavel_json(&text)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            (table, pairs)
+        }
+        None => (ThroughputTable::builtin(), Interference::default()),
     };
     let jobs: Vec<Job> = match (&a.trace, a.synthetic) {
         _ if a.synthetic_synergy.is_some() => synergy(
@@ -171,6 +185,7 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         restart_overhead_s: a.restart_overhead,
         reallocation_interval_s: a.reallocation_interval,
         measure_ids,
+        interference,
         ..SimConfig::default()
     };
     let mut runs = Vec::new();

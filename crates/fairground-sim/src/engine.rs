@@ -24,6 +24,9 @@ pub struct SimConfig {
     /// Report JCT over the jobs with ids in [from, to) and stop once they have all finished
     /// (Synergy's steady-state measurement: jobs 4000-4999, arrivals going on meanwhile).
     pub measure_ids: Option<(usize, usize)>,
+    /// Measured slowdowns of co-located pairs (GPU-sharing schedulers); empty: every pair at
+    /// [`crate::sharing::FALLBACK_SLOWDOWN`].
+    pub interference: crate::sharing::Interference,
 }
 
 impl Default for SimConfig {
@@ -35,6 +38,7 @@ impl Default for SimConfig {
             gantt_max_jobs: 60,
             max_idle_rounds: 10_000,
             measure_ids: None,
+            interference: crate::sharing::Interference::default(),
         }
     }
 }
@@ -89,8 +93,9 @@ fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), S
 }
 
 /// A placement that accounts no CPU or memory is given the GPU-proportional share of the servers
-/// it uses (the smallest per-GPU share among them): that is what a scheduler unaware of CPU and
-/// memory leaves a job with, and it keeps the capacity check and the speed honest for it.
+/// it uses (the smallest per-GPU share among them; half of it for a job sharing its GPUs): that
+/// is what a scheduler unaware of CPU and memory leaves a job with, and it keeps the capacity
+/// check and the speed honest for it.
 fn account_proportional_share(cluster: &Cluster, placements: &mut [Placement]) {
     for p in placements {
         if p.cpus_per_gpu == 0.0 && p.mem_gb_per_gpu == 0.0 {
@@ -102,8 +107,10 @@ fn account_proportional_share(cluster: &Cluster, placements: &mut [Placement]) {
                     mem = mem.min(s.mem_gb / gpus);
                 }
             }
+            // Two jobs sharing GPUs split the share between them.
+            let split = if p.sharing.is_some() { 2.0 } else { 1.0 };
             if cpus.is_finite() && mem.is_finite() {
-                (p.cpus_per_gpu, p.mem_gb_per_gpu) = (cpus, mem);
+                (p.cpus_per_gpu, p.mem_gb_per_gpu) = (cpus / split, mem / split);
             }
         }
     }
@@ -124,7 +131,10 @@ fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement) -> f64 {
         .resources
         .as_ref()
         .map_or(1.0, |r| r.speedup(p.cpus_per_gpu, p.mem_gb_per_gpu));
-    rate * speedup / p.sharing.map_or(1.0, |s| s.slowdown)
+    let shared = p.sharing.map_or(1.0, |s| {
+        s.slowdown * crate::sharing::Accumulation::time_factor(s.accumulation)
+    });
+    rate * speedup / shared
 }
 
 /// Checks a round's placements: each job active and placed once, on GPUs that exist and where
@@ -138,7 +148,8 @@ fn check_placements(
     (slot, marks, round): (&[usize], &mut [u64], u64),
     placements: &[Placement],
 ) -> Result<(), SimError> {
-    // (occupants, all of them sharing) per GPU, servers laid end to end.
+    // (occupants, all of them sharing, MB they hold, all footprints known) per GPU, servers laid
+    // end to end.
     let first_gpu: Vec<usize> = cluster
         .servers
         .iter()
@@ -149,7 +160,7 @@ fn check_placements(
         })
         .collect();
     let total_gpus = cluster.servers.iter().map(|s| s.gpus as usize).sum();
-    let mut occupants: Vec<(u32, bool)> = vec![(0, true); total_gpus];
+    let mut occupants: Vec<(u32, bool, f64, bool)> = vec![(0, true, 0.0, true); total_gpus];
     let mut cpus = vec![0.0; cluster.servers.len()];
     let mut mem = vec![0.0; cluster.servers.len()];
     for p in placements {
@@ -186,6 +197,12 @@ fn check_placements(
                     "job {id}: slowdown must be >= 1"
                 )));
             }
+            if !(1..=64).contains(&s.accumulation) {
+                return Err(SimError::InvalidSchedule(format!(
+                    "job {id}: {} sub-batches (1 to 64)",
+                    s.accumulation
+                )));
+            }
         }
         for piece in &p.pieces {
             let server = cluster.servers.get(piece.server).ok_or_else(|| {
@@ -207,6 +224,13 @@ fn check_placements(
                 let here = &mut occupants[first_gpu[piece.server] + g as usize];
                 here.0 += 1;
                 here.1 &= p.sharing.is_some();
+                match (jobs[p.job].gpu_mem_mb, p.sharing) {
+                    (Some(mb), Some(s)) => {
+                        here.2 += mb * crate::sharing::Accumulation::memory_factor(s.accumulation)
+                    }
+                    (Some(mb), None) => here.2 += mb,
+                    (None, _) => here.3 = false,
+                }
             }
             cpus[piece.server] += p.cpus_per_gpu * piece.gpus.len() as f64;
             mem[piece.server] += p.mem_gb_per_gpu * piece.gpus.len() as f64;
@@ -214,11 +238,26 @@ fn check_placements(
     }
     for (server, s) in cluster.servers.iter().enumerate() {
         for gpu in 0..s.gpus {
-            let (count, shared) = occupants[first_gpu[server] + gpu as usize];
+            let (count, shared, mb, known) = occupants[first_gpu[server] + gpu as usize];
             if count > 2 || (count == 2 && !shared) {
                 return Err(SimError::InvalidSchedule(format!(
                     "server {server} GPU {gpu} is booked by {count} jobs"
                 )));
+            }
+            // Two jobs on a GPU must fit its memory together (a job alone is taken to fit: its
+            // footprint was measured on a card it ran on).
+            if count == 2 {
+                let capacity = cluster.gpu_memory_mb(s.gpu_type);
+                if !known {
+                    return Err(SimError::InvalidSchedule(format!(
+                        "server {server} GPU {gpu}: shared by a job whose GPU memory is unknown"
+                    )));
+                }
+                if mb > capacity + 1e-6 {
+                    return Err(SimError::InvalidSchedule(format!(
+                        "server {server} GPU {gpu}: {mb:.0} MB booked of {capacity:.0}"
+                    )));
+                }
             }
         }
     }

@@ -11,6 +11,7 @@ pub mod model;
 pub mod pool;
 pub mod resources;
 pub mod schedulers;
+pub mod sharing;
 pub mod throughputs;
 pub mod workload;
 

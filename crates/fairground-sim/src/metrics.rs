@@ -49,6 +49,11 @@ pub struct GanttBar {
     pub cpus: f64,
     #[serde(default)]
     pub mem_gb: f64,
+    /// When the GPU is shared with another job: this job's slowdown and sub-batches per step.
+    #[serde(default)]
+    pub slowdown: Option<f64>,
+    #[serde(default)]
+    pub accumulation: Option<u32>,
 }
 
 /// JCT over the jobs with ids in [from, to) (Synergy measures jobs 4000-4999 in steady state).
@@ -194,9 +199,11 @@ impl Recorder {
         self.cpu_mem_total.1 += mem_s;
         self.cpu_mem_round.0 += cpu_s;
         self.cpu_mem_round.1 += mem_s;
+        // A job sharing its GPUs counts half of each: two sharers make one busy GPU.
+        let weight = if p.sharing.is_some() { 0.5 } else { 1.0 };
         for piece in &p.pieces {
             let j = cluster.servers[piece.server].gpu_type;
-            let gpu_s = piece.gpus.len() as f64 * (t1 - t0);
+            let gpu_s = weight * piece.gpus.len() as f64 * (t1 - t0);
             self.busy_total[j] += gpu_s;
             if let Some((_, _, busy, share)) = &mut self.round {
                 busy[j] += gpu_s;
@@ -212,6 +219,8 @@ impl Recorder {
                         t1,
                         cpus: p.cpus_per_gpu,
                         mem_gb: p.mem_gb_per_gpu,
+                        slowdown: p.sharing.map(|s| s.slowdown),
+                        accumulation: p.sharing.map(|s| s.accumulation),
                     });
                 }
             }

@@ -17,6 +17,9 @@ pub struct Server {
 pub struct Cluster {
     pub types: Vec<String>,
     pub servers: Vec<Server>,
+    /// GB of memory per GPU, by type (empty or short: [`crate::sharing::default_gpu_memory_gb`]).
+    #[serde(default)]
+    pub gpu_memory_gb: Vec<f64>,
 }
 
 impl Cluster {
@@ -35,6 +38,7 @@ impl Cluster {
         let mut cluster = Cluster {
             types: Vec::new(),
             servers: Vec::new(),
+            gpu_memory_gb: Vec::new(),
         };
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (name, count) = part.split_once('=').ok_or_else(|| {
@@ -122,6 +126,14 @@ impl Cluster {
             cpus: s.cpus,
             mem_gb: s.mem_gb,
         })
+    }
+
+    /// MB of memory on one GPU of type `j` (1 GB = 1024 MB).
+    pub fn gpu_memory_mb(&self, j: usize) -> f64 {
+        let gb = self.gpu_memory_gb.get(j).copied().unwrap_or_else(|| {
+            crate::sharing::default_gpu_memory_gb(self.types.get(j).map_or("", String::as_str))
+        });
+        gb * 1024.0
     }
 
     pub fn total_cpus(&self) -> f64 {

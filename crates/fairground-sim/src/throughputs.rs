@@ -111,7 +111,7 @@ impl ThroughputTable {
 }
 
 /// `('ResNet-50 (batch size 64)', 4)` -> ("ResNet-50 (batch size 64)", 4)
-fn parse_key(key: &str) -> Option<(String, u32)> {
+pub(crate) fn parse_key(key: &str) -> Option<(String, u32)> {
     let inner = key.strip_prefix("('")?.strip_suffix(')')?;
     let (model, sf) = inner.rsplit_once("', ")?;
     Some((model.to_string(), sf.trim().parse().ok()?))

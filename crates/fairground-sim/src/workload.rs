@@ -2,6 +2,7 @@
 
 use crate::model::{Job, SimError};
 use crate::resources::{Profiles, ServerShape};
+use crate::sharing::model_memory_mb;
 use crate::throughputs::ThroughputTable;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Uniform};
@@ -79,13 +80,13 @@ pub fn synthetic(
         jobs.push(Job {
             id,
             tenant,
+            gpu_mem_mb: model_memory_mb(&model),
             job_type: model,
             arrival: t,
             total_steps: (minutes * 60.0 * reference).max(1.0),
             scale_factor,
             rate,
             resources: None,
-            gpu_mem_mb: None,
         });
         // Exponential inter-arrival by inversion: -ln(1 - u) / lambda.
         t += -libm::log(1.0 - unit.sample(&mut rng)) * 3600.0 / cfg.jobs_per_hour;
@@ -281,7 +282,7 @@ pub fn gavel_trace(
             scale_factor,
             rate,
             resources: None,
-            gpu_mem_mb: None,
+            gpu_mem_mb: model_memory_mb(f[0]),
         });
     }
     Ok(jobs)
@@ -313,8 +314,9 @@ pub fn write_gavel_trace(jobs: &[Job]) -> String {
 /// columns giving the job's steps/s on that type (used instead of the table, so a trace can
 /// carry its own measurements). With `profiles`, a `job_type` naming a profiled model gives the
 /// job its CPU and memory sensitivity, and (without throughput columns) the rate of one
-/// iteration per `iter_time_s` on every type, `total_steps` counting iterations. Errors name the
-/// line.
+/// iteration per `iter_time_s` on every type, `total_steps` counting iterations. An optional
+/// `gpu_mem_mb` column gives the job's GPU memory footprint (else the model table's,
+/// [`crate::sharing::model_memory_mb`]). Errors name the line.
 pub fn csv_trace(
     text: &str,
     table: &ThroughputTable,
@@ -346,6 +348,7 @@ pub fn csv_trace(
         })?);
     }
     let id_col = column("id");
+    let mem_col = column("gpu_mem_mb");
     let own: Vec<(usize, usize)> = types
         .iter()
         .enumerate()
@@ -403,6 +406,16 @@ pub fn csv_trace(
             }
             rate
         };
+        let gpu_mem_mb = match mem_col.map(|c| (c, field(c))) {
+            Some((c, text)) if !text.is_empty() => {
+                let mb = number(c)?;
+                if !(mb.is_finite() && mb > 0.0) {
+                    return Err(SimError::Input(format!("{at}: gpu_mem_mb must be > 0 MB")));
+                }
+                Some(mb)
+            }
+            _ => model_memory_mb(&job_type),
+        };
         let id = match id_col {
             Some(c) => number(c)? as usize,
             None => jobs.len(),
@@ -416,7 +429,7 @@ pub fn csv_trace(
             scale_factor,
             rate,
             resources,
-            gpu_mem_mb: None,
+            gpu_mem_mb,
         });
     }
     Ok(jobs)

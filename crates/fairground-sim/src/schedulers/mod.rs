@@ -14,14 +14,18 @@
 mod fifo;
 mod gavel_rounds;
 mod las;
+mod sjf_share;
 mod srtf;
 pub mod synergy;
+mod tiresias;
 
 pub use fifo::Fifo;
 pub use gavel_rounds::GavelRounds;
 pub use las::Las;
+pub use sjf_share::{pair_times, Rule as ShareRule, SjfShare};
 pub use srtf::Srtf;
 pub use synergy::Synergy;
+pub use tiresias::Tiresias;
 
 use crate::model::{Cluster, Job, SimError};
 use crate::pool::GpuPool;
@@ -37,10 +41,18 @@ pub struct Piece {
     pub copy: u32,
 }
 
-/// Two jobs on the same GPUs (at most two per GPU), each slowed down by `slowdown` >= 1.
+/// Two jobs on the same GPUs (at most two per GPU, within the GPU's memory), each slowed down by
+/// `slowdown` >= 1; a job may run `accumulation` sub-batches per step (gradient accumulation, see
+/// [`crate::sharing::Accumulation`]) to fit, which changes its memory and its step time.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Sharing {
     pub slowdown: f64,
+    #[serde(default = "one")]
+    pub accumulation: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// Where one job runs for one round.
@@ -141,10 +153,18 @@ pub fn greedy_fastest(view: &RoundView, order: &[usize]) -> Vec<Placement> {
 /// also as `synergy-MECHANISM:ORDER`, see [`synergy`]) and every allocation policy of the engine
 /// driving Gavel's round mechanism.
 pub fn names() -> Vec<String> {
-    let mut names: Vec<String> = ["fifo", "srtf", "las"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let mut names: Vec<String> = [
+        "fifo",
+        "srtf",
+        "las",
+        "tiresias",
+        "tiresias-2q",
+        "sjf-bsbf",
+        "sjf-ffs",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     for mech in synergy::MECHANISMS {
         names.push(format!("synergy-{mech}"));
     }
@@ -165,6 +185,10 @@ pub fn by_name(
         "fifo" => Box::new(Fifo),
         "srtf" => Box::new(Srtf),
         "las" => Box::new(Las),
+        "tiresias" => Box::new(Tiresias::new()),
+        "tiresias-2q" => Box::new(Tiresias::two_queue()),
+        "sjf-bsbf" => Box::new(SjfShare::new(ShareRule::Bsbf, config.interference.clone())),
+        "sjf-ffs" => Box::new(SjfShare::new(ShareRule::Ffs, config.interference.clone())),
         other => match Synergy::parse(other) {
             Some(synergy) => Box::new(synergy?),
             None => Box::new(GavelRounds::new(other, config.reallocation_interval_s)?),

@@ -127,6 +127,7 @@ impl Reducible for Run {
                 cluster: cluster.clone().unwrap_or(Cluster {
                     types: vec![],
                     servers: vec![],
+                    gpu_memory_gb: vec![],
                 }),
             },
             (RunAction::Output(SimOutput::Failed(why)), _) => RunState::Failed(why),
