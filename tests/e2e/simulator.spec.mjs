@@ -108,3 +108,28 @@ test('a CSV of profiled models replays the hand-solved Synergy schedule', async 
   await page.getByTestId('sim-run').click();
   await expect(page.getByTestId('sim-error')).toContainText('CPUs must be > 0');
 });
+
+// The hand-solved pair of crates/fairground-sim/tests/sharing.rs, in the page: one V100; B needs
+// 1060 s, A (arriving at 30 s) 1000 s; no measured slowdown in the browser, so 2x each. BSBF
+// waits (B ends at 1060, A at 2060: mean JCT 1545 s); FFS shares at 60 s (both end at 2060: mean
+// 2045 s), and its Gantt chart splits the shared GPU's row.
+test('GPU sharing: SJF-BSBF waits where sharing would not pay, SJF-FFS shares', async ({ page }) => {
+  await page.getByTestId('sim-cluster').fill('v100=1');
+  await page.getByTestId('sim-round').fill('60');
+  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
+  for (const p of ['sjf-ffs', 'sjf-bsbf']) await page.getByTestId(`sim-policy-${p}`).check();
+  const csv = 'id,tenant,job_type,arrival_s,total_steps,scale_factor,gpu_mem_mb,throughput.v100\n' +
+    '0,b,B,0,1060,1,6000,1\n1,a,A,30,1000,1,6000,1\n';
+  await page.getByTestId('sim-trace').setInputFiles({ name: 'pair.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('sim-run').click();
+  const table = page.getByTestId('sim-table');
+  await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 20_000 });
+  const avg = async (policy) => Number(await table.locator(`tr[data-policy="${policy}"] td.avg-jct`).getAttribute('data-seconds'));
+  expect(await avg('sjf-bsbf')).toBeCloseTo(1545, 3);
+  expect(await avg('sjf-ffs')).toBeCloseTo(2045, 3);
+  expect(await page.locator('[data-testid=gantt] rect.gantt-bar.shared').count()).toBeGreaterThan(0);
+
+  await page.getByTestId('sim-gpu-memory').fill('v100=0');
+  await page.getByTestId('sim-run').click();
+  await expect(page.getByTestId('sim-error')).toContainText('GB must be a number > 0');
+});

@@ -2,6 +2,7 @@
 //! progress after each chunk and stopping when a `Cancel` arrives between chunks.
 
 use fairground_sim::metrics::SimResult;
+use fairground_sim::sharing::GpuMemory;
 use fairground_sim::workload::{
     csv_trace, gavel_trace, synergy, synthetic, SynergyConfig, SyntheticConfig,
 };
@@ -38,6 +39,9 @@ pub struct SimRequest {
     pub server_shape: String,
     /// Steady-state JCT over ids [from, to) (the run stops once they finish).
     pub measure_ids: Option<(usize, usize)>,
+    /// `TYPE=GB,...` per GPU (empty: the defaults).
+    #[serde(default)]
+    pub gpu_memory: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -62,7 +66,10 @@ pub enum SimOutput {
 /// are the built-in cited tables: the browser has no file of Gavel's or Synergy's).
 pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>), String> {
     let shape = ServerShape::parse(&req.server_shape).map_err(|e| e.to_string())?;
-    let cluster = Cluster::parse_shaped(&req.cluster, &shape).map_err(|e| e.to_string())?;
+    let mut cluster = Cluster::parse_shaped(&req.cluster, &shape).map_err(|e| e.to_string())?;
+    cluster.gpu_memory_gb = GpuMemory::parse(&req.gpu_memory, &cluster.types)
+        .map_err(|e| e.to_string())?
+        .0;
     let table = ThroughputTable::builtin();
     let profiles = Profiles::builtin();
     let largest = cluster.largest_server();
@@ -170,6 +177,7 @@ mod tests {
             round_s: 360.0,
             server_shape: "8,24,500".into(),
             measure_ids: None,
+            gpu_memory: String::new(),
         };
         let (cluster, jobs) = prepare(&synthetic).unwrap();
         assert_eq!((cluster.total_gpus(), jobs.len()), (4, 10));
@@ -203,6 +211,7 @@ mod tests {
             round_s: 300.0,
             server_shape: "8,24,500".into(),
             measure_ids: Some((10, 20)),
+            gpu_memory: "gpu=40".into(),
         };
         let (cluster, jobs) = prepare(&req).unwrap();
         assert_eq!((cluster.servers.len(), jobs.len()), (2, 50));

@@ -2,6 +2,7 @@ use super::{ChartFrame, Gantt, LineChart};
 use crate::components::line_chart::{cdf, downsample};
 use crate::sim_worker::{SimInput, SimOutput, SimRequest, SimulateReactor, Workload};
 use fairground_sim::metrics::SimResult;
+use fairground_sim::sharing::GpuMemory;
 use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig};
 use fairground_sim::{Cluster, ServerShape};
 use std::rc::Rc;
@@ -9,10 +10,14 @@ use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 12] = [
+const POLICIES: [(&str, bool); 16] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
+    ("tiresias", false),
+    ("tiresias-2q", false),
+    ("sjf-bsbf", false),
+    ("sjf-ffs", false),
     ("gavel-las", true),
     ("gavel-max-sum", false),
     ("gavel-ftf", false),
@@ -176,6 +181,7 @@ pub fn SimulateTab() -> Html {
     let round = use_state(|| "360".to_string());
     let generator = use_state(|| Generator::Gavel);
     let shape = use_state(|| "8,24,500".to_string());
+    let gpu_memory = use_state(String::new);
     let split = use_state(|| "20,70,10".to_string());
     let multi_gpu = use_state(|| false);
     let measure = use_state(String::new);
@@ -218,6 +224,7 @@ pub fn SimulateTab() -> Html {
             run.clone(),
             bridge.clone(),
         );
+        let gpu_memory = gpu_memory.clone();
         let (generator, shape, split, multi_gpu, measure, order) = (
             generator.clone(),
             shape.clone(),
@@ -234,8 +241,11 @@ pub fn SimulateTab() -> Html {
             };
             let request = (|| -> Result<(SimRequest, Cluster), String> {
                 let server_shape = ServerShape::parse(&shape).map_err(|e| e.to_string())?;
-                let parsed =
+                let mut parsed =
                     Cluster::parse_shaped(&cluster, &server_shape).map_err(|e| e.to_string())?;
+                parsed.gpu_memory_gb = GpuMemory::parse(&gpu_memory, &parsed.types)
+                    .map_err(|e| e.to_string())?
+                    .0;
                 let workload = match &*trace {
                     Some((name, text)) => Workload::Trace {
                         name: name.clone(),
@@ -278,6 +288,7 @@ pub fn SimulateTab() -> Html {
                     round_s: parse(&round, "round length")?,
                     server_shape: (*shape).clone(),
                     measure_ids: parse_measure(&measure)?,
+                    gpu_memory: (*gpu_memory).clone(),
                 };
                 Ok((request, parsed))
             })();
@@ -386,6 +397,7 @@ pub fn SimulateTab() -> Html {
                     <input class="cell" type="text" value={(*cluster).clone()} oninput={on_cluster} data-testid="sim-cluster" aria-label="cluster" />
                 </label>
                 { text_input("server (GPUs, CPUs, GB)", "sim-shape", &shape) }
+                { text_input("GPU memory, GB (e.g. v100=16; empty: defaults)", "sim-gpu-memory", &gpu_memory) }
                 <button type="button" onclick={synergy_setup} data-testid="sim-synergy-setup"
                         title="128 GPUs on Synergy's servers, its workload at 9 jobs/h, rounds of 300 s, its mechanisms">{ "Synergy's set-up" }</button>
                 if let Some((name, _)) = &*trace {
@@ -444,7 +456,7 @@ pub fn SimulateTab() -> Html {
                 if let Some(why) = &*form_error {
                     <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
                 }
-                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones). Synergy's jobs use its ten model profiles (built-in cited copy); a CSV job_type naming one of them (alexnet, res18, ..., gnmt, m5) gets its CPU and memory sensitivity." }</p>
+                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones). Synergy's jobs use its ten model profiles (built-in cited copy); a CSV job_type naming one of them (alexnet, res18, ..., gnmt, m5) gets its CPU and memory sensitivity. GPU sharing (sjf-bsbf, sjf-ffs) has no measured pair slowdowns here: every pair is taken at 2x (time slicing); the CLI reads Gavel's measured pairs." }</p>
             </div>
             { run_view(&run.state) }
         </section>
