@@ -169,10 +169,18 @@ pub struct Job {
 }
 
 impl Job {
-    /// The fastest rate over types with at least `scale_factor` GPUs.
+    /// Whether a GPU of type `j` holds the job alone (true when its footprint is unknown).
+    pub fn fits_alone(&self, cluster: &Cluster, j: usize) -> bool {
+        self.gpu_mem_mb
+            .is_none_or(|mb| mb <= cluster.gpu_memory_mb(j))
+    }
+
+    /// The fastest rate over types with at least `scale_factor` GPUs, each with memory for the job
+    /// alone (when its footprint is known). 0: it can run nowhere, and is reported unschedulable.
     pub fn best_rate(&self, cluster: &Cluster) -> f64 {
         (0..cluster.types.len())
             .filter(|&j| cluster.gpus_of_type(j) >= self.scale_factor)
+            .filter(|&j| self.fits_alone(cluster, j))
             .map(|j| self.rate[j])
             .fold(0.0, f64::max)
     }

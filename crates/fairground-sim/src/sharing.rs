@@ -88,7 +88,7 @@ pub fn model_memory_mb(model: &str) -> Option<f64> {
     // more per doubling of the batch).
     let estimates: [(&str, f64, f64, f64); 7] = [
         ("ResNet-18", 16.0, 1500.0, 700.0),
-        ("ResNet-50", 16.0, 3500.0, 2200.0),
+        ("ResNet-50", 16.0, 3500.0, 2000.0),
         ("Transformer", 16.0, 3000.0, 1500.0),
         ("LM", 5.0, 2500.0, 800.0),
         ("Recommendation", 512.0, 1200.0, 400.0),
@@ -255,6 +255,14 @@ mod tests {
                 > model_memory_mb("ResNet-50 (batch size 16)").unwrap()
         );
         assert_eq!(model_memory_mb("resnet18"), Some(6432.0));
+        // Gavel ran every model of its table on a 12 GB K80: no estimate may exceed that.
+        for model in crate::ThroughputTable::builtin().models_with(1) {
+            assert!(model_memory_mb(model).unwrap() <= 12.0 * 1024.0, "{model}");
+        }
+        for batch in [16, 32, 64, 128, 256] {
+            let m = format!("ResNet-50 (batch size {batch})");
+            assert!(model_memory_mb(&m).unwrap() <= 12.0 * 1024.0, "{m}");
+        }
         assert_eq!(model_memory_mb("nope"), None);
     }
 }

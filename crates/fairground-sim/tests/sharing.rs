@@ -224,3 +224,15 @@ proptest! {
         }
     }
 }
+
+/// A job whose footprint exceeds every GPU it could run on is reported, not waited for.
+#[test]
+fn a_job_too_big_for_every_gpu_is_unschedulable() {
+    let jobs = [
+        job(0, "B", 0.0, 100.0, 6000.0),
+        job(1, "huge", 0.0, 100.0, 20_000.0),
+    ];
+    let r = run(&jobs, "sjf-bsbf", Interference::default(), 16.0);
+    assert_eq!(r.jobs_unschedulable, vec![1]);
+    assert_eq!(r.jobs_completed, 1);
+}

@@ -136,7 +136,7 @@ pub fn greedy_fastest(view: &RoundView, order: &[usize]) -> Vec<Placement> {
         let state = &view.active[k];
         let job = &view.jobs[state.job];
         let mut types: Vec<usize> = (0..view.cluster.types.len())
-            .filter(|&j| job.rate[j] > 0.0)
+            .filter(|&j| job.rate[j] > 0.0 && job.fits_alone(view.cluster, j))
             .collect();
         types.sort_by(|&a, &b| job.rate[b].total_cmp(&job.rate[a]).then(a.cmp(&b)));
         if let Some(pieces) = types

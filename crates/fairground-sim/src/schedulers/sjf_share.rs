@@ -208,7 +208,7 @@ impl Scheduler for SjfShare {
             let job_a = &view.jobs[a];
             let g = job_a.scale_factor as usize;
             let mut types: Vec<usize> = (0..cluster.types.len())
-                .filter(|&j| job_a.rate[j] > 0.0)
+                .filter(|&j| job_a.rate[j] > 0.0 && job_a.fits_alone(cluster, j))
                 .collect();
             types.sort_by(|&x, &y| job_a.rate[y].total_cmp(&job_a.rate[x]).then(x.cmp(&y)));
             for j in types {
