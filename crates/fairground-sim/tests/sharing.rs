@@ -7,6 +7,9 @@ use fairground_sim::workload::{synthetic, SyntheticConfig};
 use fairground_sim::{schedulers, simulate, Cluster, Job, SimConfig, ThroughputTable};
 use proptest::prelude::*;
 
+mod common;
+use common::{close, jcts};
+
 fn job(id: usize, model: &str, arrival: f64, seconds: f64, mem_mb: f64) -> Job {
     Job {
         id,
@@ -40,14 +43,6 @@ fn run(jobs: &[Job], policy: &str, interference: Interference, gpu_gb: f64) -> S
     };
     let mut s = schedulers::by_name(policy, &config).unwrap();
     simulate(&cluster, jobs, s.as_mut(), &config, &mut |_, _| {}).unwrap()
-}
-
-fn jcts(r: &SimResult) -> Vec<f64> {
-    r.jobs.iter().map(|o| o.jct_s.unwrap()).collect()
-}
-
-fn close(a: &[f64], b: &[f64]) -> bool {
-    a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
 }
 
 /// B (3000 s alone) starts at 0; A (600 s) arrives at 30 and is considered at 60, when

@@ -11,6 +11,9 @@ use fairground_sim::workload::{synergy, SynergyConfig};
 use fairground_sim::{schedulers, simulate, Cluster, Job, Profiles, ServerShape, SimConfig};
 use proptest::prelude::*;
 
+mod common;
+use common::{close, jcts};
+
 /// A single-GPU job of `model` arriving at `arrival` that takes `seconds` at the proportional
 /// share (Synergy's iterations = duration / iteration time).
 fn job(id: usize, model: &str, arrival: f64, seconds: f64, shape: &ServerShape) -> Job {
@@ -39,14 +42,6 @@ fn run(shape: &str, jobs: &[Job], policy: &str) -> SimResult {
     };
     let mut s = schedulers::by_name(policy, &config).unwrap();
     simulate(&cluster, jobs, s.as_mut(), &config, &mut |_, _| {}).unwrap()
-}
-
-fn jcts(r: &SimResult) -> Vec<f64> {
-    r.jobs.iter().map(|o| o.jct_s.unwrap()).collect()
-}
-
-fn close(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
 }
 
 /// One server of 2 GPUs, 6 CPUs, 125 GB (proportional share 3 CPUs, 62.5 GB per GPU). res50
