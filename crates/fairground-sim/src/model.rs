@@ -136,6 +136,12 @@ impl Cluster {
         gb * 1024.0
     }
 
+    /// The GPU-proportional share of one GPU over the whole cluster: (CPUs, GB).
+    pub fn share_per_gpu(&self) -> (f64, f64) {
+        let gpus = f64::from(self.total_gpus().max(1));
+        (self.total_cpus() / gpus, self.total_mem_gb() / gpus)
+    }
+
     pub fn total_cpus(&self) -> f64 {
         self.servers.iter().map(|s| s.cpus).sum()
     }

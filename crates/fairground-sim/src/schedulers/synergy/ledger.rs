@@ -28,7 +28,7 @@ pub struct Ledger<'a> {
 
 impl<'a> Ledger<'a> {
     pub fn new(cluster: &'a Cluster) -> Ledger<'a> {
-        let gpus = f64::from(cluster.total_gpus().max(1));
+        let (cpus, mem_gb) = cluster.share_per_gpu();
         Ledger {
             cluster,
             free_gpus: cluster
@@ -39,10 +39,7 @@ impl<'a> Ledger<'a> {
             free_cpus: cluster.servers.iter().map(|s| s.cpus).collect(),
             free_mem: cluster.servers.iter().map(|s| s.mem_gb).collect(),
             placed: Vec::new(),
-            fair: Demand {
-                cpus: cluster.total_cpus() / gpus,
-                mem_gb: cluster.total_mem_gb() / gpus,
-            },
+            fair: Demand { cpus, mem_gb },
         }
     }
 

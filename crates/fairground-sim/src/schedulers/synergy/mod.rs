@@ -152,10 +152,7 @@ impl Synergy {
 fn ideal(job: &Job, cluster: &crate::model::Cluster) -> (f64, f64) {
     match &job.resources {
         Some(r) => (r.ideal_cpus_per_gpu, r.ideal_mem_gb_per_gpu),
-        None => {
-            let g = f64::from(cluster.total_gpus().max(1));
-            (cluster.total_cpus() / g, cluster.total_mem_gb() / g)
-        }
+        None => cluster.share_per_gpu(),
     }
 }
 
