@@ -5,6 +5,7 @@
 //! when nothing is active, time jumps to the next arrival.
 
 use crate::metrics::{Recorder, SimResult};
+use crate::mixed::MixedRate;
 use crate::model::{Cluster, Job, SimError};
 use crate::schedulers::{JobState, Piece, Placement, Ran, RoundView, Scheduler};
 
@@ -27,7 +28,17 @@ pub struct SimConfig {
     /// Measured slowdowns of co-located pairs (GPU-sharing schedulers); empty: every pair at
     /// [`crate::sharing::FALLBACK_SLOWDOWN`].
     pub interference: crate::sharing::Interference,
+    /// How fast a job runs on several GPU types at once (see [`crate::mixed`]).
+    pub mixed_rate: MixedRate,
+    /// Seconds of progress a forked job (HadarE) loses each round in which it runs as two or
+    /// more copies: the copies stop to combine their models once per round.
+    pub sync_overhead_s: f64,
 }
+
+/// Default [`SimConfig::sync_overhead_s`]: averaging a model of Gavel's zoo (up to ~0.5 GB of
+/// parameters) across servers over 10 Gb/s takes about a second; checkpointing, shipping and
+/// reloading it on each copy a few more. 10 s is 2.8% of a 360 s round.
+pub const DEFAULT_SYNC_OVERHEAD_S: f64 = 10.0;
 
 impl Default for SimConfig {
     fn default() -> Self {
@@ -39,6 +50,8 @@ impl Default for SimConfig {
             max_idle_rounds: 10_000,
             measure_ids: None,
             interference: crate::sharing::Interference::default(),
+            mixed_rate: MixedRate::default(),
+            sync_overhead_s: DEFAULT_SYNC_OVERHEAD_S,
         }
     }
 }
@@ -58,6 +71,15 @@ fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), S
         return Err(SimError::Input(
             "restart overhead must be >= 0 seconds".into(),
         ));
+    }
+    if !(config.sync_overhead_s.is_finite()
+        && config.sync_overhead_s >= 0.0
+        && config.sync_overhead_s < config.round_s)
+    {
+        return Err(SimError::Input(format!(
+            "sync overhead must be >= 0 seconds and shorter than a round ({} s); got {}",
+            config.round_s, config.sync_overhead_s
+        )));
     }
     for job in jobs {
         let at = format!("job {}", job.id);
@@ -116,17 +138,17 @@ fn account_proportional_share(cluster: &Cluster, placements: &mut [Placement]) {
     }
 }
 
-/// The placement's rate in steps/s (the rule is in `schedulers`' module documentation), times
-/// the speedup the job's profile gives it for the CPUs and memory it holds.
-fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement) -> f64 {
-    let sf = f64::from(job.scale_factor);
-    let rate: f64 = p
-        .pieces
-        .iter()
-        .map(|piece| {
-            job.rate[cluster.servers[piece.server].gpu_type] * piece.gpus.len() as f64 / sf
-        })
-        .sum();
+/// The placement's rate in steps/s (the rule is in `schedulers`' module documentation): each
+/// copy at [`MixedRate::copy_rate`] of the GPUs it holds per type, copies adding up, times the
+/// speedup the job's profile gives it for the CPUs and memory it holds.
+fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement, rule: MixedRate) -> f64 {
+    let copies = p.pieces.iter().map(|x| x.copy).max().unwrap_or(0) as usize + 1;
+    let mut gpus = vec![vec![0u32; cluster.types.len()]; copies];
+    for piece in &p.pieces {
+        gpus[piece.copy as usize][cluster.servers[piece.server].gpu_type] +=
+            piece.gpus.len() as u32;
+    }
+    let rate: f64 = gpus.iter().map(|g| rule.copy_rate(job, g)).sum();
     let speedup = job
         .resources
         .as_ref()
@@ -135,6 +157,14 @@ fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement) -> f64 {
         s.slowdown * crate::sharing::Accumulation::time_factor(s.accumulation)
     });
     rate * speedup / shared
+}
+
+/// Copies a placement runs as (the distinct `copy` numbers of its pieces).
+pub fn copies(p: &Placement) -> usize {
+    let mut seen: Vec<u32> = p.pieces.iter().map(|x| x.copy).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len()
 }
 
 /// Checks a round's placements: each job active and placed once, on GPUs that exist and where
@@ -191,6 +221,7 @@ fn check_placements(
                 "job {id}: CPUs and memory per GPU must be >= 0"
             )));
         }
+        check_copies(jobs, p, id)?;
         if let Some(s) = p.sharing {
             if !(s.slowdown.is_finite() && s.slowdown >= 1.0) {
                 return Err(SimError::InvalidSchedule(format!(
@@ -274,6 +305,38 @@ fn check_placements(
     Ok(())
 }
 
+/// Each copy of the job holds exactly its scale factor in GPUs, copies are numbered 0, 1, ...
+/// (at most 64), and no server holds pieces of two copies.
+fn check_copies(jobs: &[Job], p: &Placement, id: usize) -> Result<(), SimError> {
+    let n = copies(p);
+    if n > 64 || p.pieces.iter().any(|x| x.copy as usize >= n) {
+        return Err(SimError::InvalidSchedule(format!(
+            "job {id}: copies must be numbered 0 to {} (at most 64)",
+            n - 1
+        )));
+    }
+    let mut gpus = vec![0usize; n];
+    for (k, piece) in p.pieces.iter().enumerate() {
+        gpus[piece.copy as usize] += piece.gpus.len();
+        if p.pieces[..k]
+            .iter()
+            .any(|o| o.server == piece.server && o.copy != piece.copy)
+        {
+            return Err(SimError::InvalidSchedule(format!(
+                "job {id}: two of its copies on server {}",
+                piece.server
+            )));
+        }
+    }
+    let need = jobs[p.job].scale_factor as usize;
+    if let Some((c, g)) = gpus.iter().enumerate().find(|(_, g)| **g != need) {
+        return Err(SimError::InvalidSchedule(format!(
+            "job {id}: copy {c} holds {g} GPUs; the job needs {need}"
+        )));
+    }
+    Ok(())
+}
+
 /// Replays `jobs` on `cluster` under `scheduler`. `progress(done, total)` is called as jobs
 /// finish. Jobs that can run nowhere (no type with both a rate and enough GPUs for their scale
 /// factor) never start; they are listed in the result, not waited for.
@@ -284,7 +347,7 @@ pub fn simulate(
     config: &SimConfig,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SimResult, SimError> {
-    let mut sim = Simulation::new(cluster, jobs, config)?;
+    let mut sim = Simulation::new(cluster, jobs, config, scheduler)?;
     let mut reported = 0;
     while !sim.step(scheduler, 1)? {
         let (done, total) = sim.progress();
@@ -329,6 +392,7 @@ impl<'a> Simulation<'a> {
         cluster: &'a Cluster,
         jobs: &'a [Job],
         config: &'a SimConfig,
+        scheduler: &dyn Scheduler,
     ) -> Result<Simulation<'a>, SimError> {
         validate(cluster, jobs, config)?;
         let mut order: Vec<usize> = (0..jobs.len()).collect();
@@ -338,7 +402,10 @@ impl<'a> Simulation<'a> {
                 .total_cmp(&jobs[b].arrival)
                 .then(jobs[a].id.cmp(&jobs[b].id))
         });
-        let runnable: Vec<bool> = jobs.iter().map(|j| j.best_rate(cluster) > 0.0).collect();
+        let runnable: Vec<bool> = jobs
+            .iter()
+            .map(|j| scheduler.can_run(j, cluster, config.mixed_rate))
+            .collect();
         // An empty measured range stops nothing (the run goes on to the last job).
         let measured_left = config.measure_ids.and_then(|(from, to)| {
             let n = jobs
@@ -437,6 +504,7 @@ impl<'a> Simulation<'a> {
             jobs,
             active: &self.active,
             last_round: &self.last_round,
+            mixed_rate: config.mixed_rate,
         };
         let mut placements = scheduler.schedule(&view)?;
         account_proportional_share(cluster, &mut placements);
@@ -456,13 +524,16 @@ impl<'a> Simulation<'a> {
         let mut runs = Vec::with_capacity(placements.len());
         for p in &placements {
             let state = self.slot[p.job];
-            let rate = placement_rate(cluster, &jobs[p.job], p);
+            let rate = placement_rate(cluster, &jobs[p.job], p, config.mixed_rate);
             let moved = self.last_pieces[p.job].as_ref() != Some(&p.pieces);
-            let overhead = if self.ran_before[p.job] && moved {
+            let mut overhead = if self.ran_before[p.job] && moved {
                 config.restart_overhead_s
             } else {
                 0.0
             };
+            if copies(p) > 1 {
+                overhead += config.sync_overhead_s;
+            }
             let finish = t + overhead + self.active[state].remaining_steps / rate;
             runs.push((state, rate, overhead, finish));
         }

@@ -7,6 +7,7 @@
 
 pub mod engine;
 pub mod metrics;
+pub mod mixed;
 pub mod model;
 pub mod pool;
 pub mod resources;
@@ -17,6 +18,7 @@ pub mod workload;
 
 pub use engine::{simulate, SimConfig, Simulation};
 pub use metrics::SimResult;
+pub use mixed::MixedRate;
 pub use model::{Cluster, Job, Server, SimError};
 pub use resources::{JobResources, Profiles, ServerShape};
 pub use schedulers::{Placement, RoundView, Scheduler};

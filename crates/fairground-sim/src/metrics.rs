@@ -54,6 +54,9 @@ pub struct GanttBar {
     pub slowdown: Option<f64>,
     #[serde(default)]
     pub accumulation: Option<u32>,
+    /// Which copy of a forked job (HadarE) this GPU runs; 0 for a job that is not forked.
+    #[serde(default)]
+    pub copy: u32,
 }
 
 /// JCT over the jobs with ids in [from, to) (Synergy measures jobs 4000-4999 in steady state).
@@ -221,6 +224,7 @@ impl Recorder {
                         mem_gb: p.mem_gb_per_gpu,
                         slowdown: p.sharing.map(|s| s.slowdown),
                         accumulation: p.sharing.map(|s| s.accumulation),
+                        copy: piece.copy,
                     });
                 }
             }

@@ -148,6 +148,7 @@ fn tiresias_demotes_at_its_threshold_and_promotes_the_starved() {
         jobs: &jobs,
         active: &active,
         last_round: &ran,
+        mixed_rate: Default::default(),
     };
     let placed = Tiresias::two_queue().schedule(&view).unwrap();
     assert_eq!(

@@ -322,6 +322,7 @@ fn opt_matches_brute_force_on_small_rounds() {
             jobs: &jobs,
             active: &active,
             last_round: &[],
+            mixed_rate: Default::default(),
         };
         let mut opt = Synergy::parse("synergy-opt").unwrap().unwrap();
         let placed = opt.schedule(&view).unwrap();

@@ -122,7 +122,7 @@ async fn run(
                 continue;
             }
         };
-        let mut sim = match Simulation::new(cluster, jobs, &config) {
+        let mut sim = match Simulation::new(cluster, jobs, &config, scheduler.as_ref()) {
             Ok(sim) => sim,
             Err(e) => return SimOutput::Failed(e.to_string()),
         };

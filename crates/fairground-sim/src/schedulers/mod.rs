@@ -111,6 +111,8 @@ pub struct RoundView<'a> {
     /// What ran in the previous round that had placements, including jobs that finished in it
     /// (Gavel's mechanism counts their time).
     pub last_round: &'a [Ran],
+    /// How the engine rates a job on several GPU types at once.
+    pub mixed_rate: crate::mixed::MixedRate,
 }
 
 pub trait Scheduler {
@@ -121,6 +123,11 @@ pub trait Scheduler {
     /// deployable rounds).
     fn notes(&self) -> Vec<String> {
         Vec::new()
+    }
+    /// Whether `job` can ever run on `cluster` under this scheduler (a job that cannot is
+    /// reported unschedulable, not waited for). By default: on one GPU type with enough GPUs.
+    fn can_run(&self, job: &Job, cluster: &Cluster, _rule: crate::mixed::MixedRate) -> bool {
+        job.best_rate(cluster) > 0.0
     }
 }
 
