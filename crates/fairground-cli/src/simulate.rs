@@ -7,7 +7,8 @@ use fairground_sim::workload::{
     SyntheticConfig,
 };
 use fairground_sim::{
-    schedulers, simulate, Cluster, Job, Profiles, ServerShape, SimConfig, ThroughputTable,
+    schedulers, simulate, Cluster, Job, MixedRate, Profiles, ServerShape, SimConfig,
+    ThroughputTable,
 };
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -72,6 +73,13 @@ pub struct SimulateArgs {
     /// Seconds of progress lost when a job resumes on other GPUs.
     #[arg(long, default_value_t = 0.0)]
     restart_overhead: f64,
+    /// How fast a job runs on several GPU types at once (hadar, hadare): slowest (a synchronous
+    /// job waits for its slowest worker) or sum (batches rebalanced by speed).
+    #[arg(long, default_value = "slowest", value_name = "slowest|sum")]
+    mixed_rate: String,
+    /// Seconds of progress a job forked into copies (hadare) loses each round to combine them.
+    #[arg(long, default_value_t = fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S, value_name = "SECONDS")]
+    sync_overhead: f64,
     /// Least simulated seconds between recomputations of an allocation policy (Gavel: 1920).
     #[arg(long, default_value_t = 1920.0)]
     reallocation_interval: f64,
@@ -186,6 +194,8 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         reallocation_interval_s: a.reallocation_interval,
         measure_ids,
         interference,
+        mixed_rate: MixedRate::parse(&a.mixed_rate).map_err(|e| format!("--mixed-rate: {e}"))?,
+        sync_overhead_s: a.sync_overhead,
         ..SimConfig::default()
     };
     let mut runs = Vec::new();

@@ -43,13 +43,19 @@ impl MixedRate {
 
     /// Steps/s of one copy of `job` holding `gpus[h]` GPUs of each type h.
     pub fn copy_rate(self, job: &Job, gpus: &[u32]) -> f64 {
-        let n = f64::from(job.scale_factor.max(1));
+        self.rate_of(&job.rate, job.scale_factor, gpus)
+    }
+
+    /// Steps/s of one copy of a job measured at `rate[h]` on `scale_factor` GPUs of type h,
+    /// holding `gpus[h]` GPUs of each type.
+    pub fn rate_of(self, rate: &[f64], scale_factor: u32, gpus: &[u32]) -> f64 {
+        let n = f64::from(scale_factor.max(1));
         match self {
             MixedRate::Slowest => {
                 let total: u32 = gpus.iter().sum();
                 let slowest = gpus
                     .iter()
-                    .zip(&job.rate)
+                    .zip(rate)
                     .filter(|(g, _)| **g > 0)
                     .map(|(_, r)| *r)
                     .fold(f64::INFINITY, f64::min);
@@ -61,7 +67,7 @@ impl MixedRate {
             }
             MixedRate::Sum => gpus
                 .iter()
-                .zip(&job.rate)
+                .zip(rate)
                 .map(|(g, r)| f64::from(*g) * r / n)
                 .sum(),
         }

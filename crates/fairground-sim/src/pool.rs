@@ -34,6 +34,24 @@ impl GpuPool {
             .sum()
     }
 
+    /// Free GPUs on server `s`.
+    pub fn free_on_server(&self, s: usize) -> u32 {
+        self.free[s].len() as u32
+    }
+
+    /// Takes `count` GPUs of server `s`, as one piece of copy `copy`; None (nothing taken) when
+    /// it has fewer free.
+    pub fn take_on_server(&mut self, s: usize, count: u32, copy: u32) -> Option<Piece> {
+        if count == 0 || (self.free[s].len() as u32) < count {
+            return None;
+        }
+        Some(Piece {
+            server: s,
+            gpus: self.free[s].drain(..count as usize).collect(),
+            copy,
+        })
+    }
+
     fn servers_of(&self, gpu_type: usize) -> impl Iterator<Item = usize> + '_ {
         (0..self.free.len()).filter(move |&s| self.server_type[s] == gpu_type)
     }

@@ -13,6 +13,7 @@
 
 mod fifo;
 mod gavel_rounds;
+pub mod hadar;
 mod las;
 mod sjf_share;
 mod srtf;
@@ -21,6 +22,7 @@ mod tiresias;
 
 pub use fifo::Fifo;
 pub use gavel_rounds::GavelRounds;
+pub use hadar::Hadar;
 pub use las::Las;
 pub use sjf_share::{pair_times, Rule as ShareRule, SjfShare};
 pub use srtf::Srtf;
@@ -156,7 +158,7 @@ pub fn greedy_fastest(view: &RoundView, order: &[usize]) -> Vec<Placement> {
     placements
 }
 
-/// Policy names `simulate` accepts: the three ordering schedulers, Synergy's mechanisms (each
+/// Policy names `simulate` accepts: the ordering schedulers, the sharing ones, Hadar and HadarE, Synergy's mechanisms (each
 /// also as `synergy-MECHANISM:ORDER`, see [`synergy`]) and every allocation policy of the engine
 /// driving Gavel's round mechanism.
 pub fn names() -> Vec<String> {
@@ -168,6 +170,8 @@ pub fn names() -> Vec<String> {
         "tiresias-2q",
         "sjf-bsbf",
         "sjf-ffs",
+        "hadar",
+        "hadare",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -196,9 +200,13 @@ pub fn by_name(
         "tiresias-2q" => Box::new(Tiresias::two_queue()),
         "sjf-bsbf" => Box::new(SjfShare::new(ShareRule::Bsbf, config.interference.clone())),
         "sjf-ffs" => Box::new(SjfShare::new(ShareRule::Ffs, config.interference.clone())),
-        other => match Synergy::parse(other) {
-            Some(synergy) => Box::new(synergy?),
-            None => Box::new(GavelRounds::new(other, config.reallocation_interval_s)?),
+        other => match (
+            Synergy::parse(other),
+            Hadar::parse(other, config.sync_overhead_s),
+        ) {
+            (Some(synergy), _) => Box::new(synergy?),
+            (None, Some(hadar)) => Box::new(hadar),
+            (None, None) => Box::new(GavelRounds::new(other, config.reallocation_interval_s)?),
         },
     })
 }

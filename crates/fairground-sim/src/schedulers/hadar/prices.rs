@@ -1,0 +1,467 @@
+//! Hadar's dual side: a price per (GPU type, time slot) that rises with the GPUs committed in
+//! that slot, and the dual step that gives one job the schedule maximising its utility minus
+//! the priced cost.
+//!
+//! Slots are rounds, slot 0 the round being planned; the book looks `horizon` slots ahead.
+//! A job's schedule is a start slot `s` and a composition `y` (GPUs per type, summing to its
+//! scale factor `n`), held from `s` until it finishes. With
+//! - `D*` the slots its remaining work takes at its fastest possible composition,
+//! - `d(y)` the slots it takes on `y` (at the engine's mixed-type rule),
+//!
+//! its utility for finishing at slot `s + d(y)` is
+//!
+//! ```text
+//!     f(s, y) = n D*^2 / (s + d(y))
+//! ```
+//!
+//! so a job is worth, per GPU-slot, 1 when it starts now on its fastest composition (U = 1),
+//! `(D*/d)^2` on a slower one, and less the later it starts: non-increasing in completion time,
+//! and comparable between jobs of any length. Of a job that outlives the horizon, only the
+//! share of its work done inside it counts, `f x (H - s) / d`, against the cost of the slots it
+//! books inside it. The cost of a schedule is
+//!
+//! ```text
+//!     sum_{t in [s, s + d)} sum_h y_h p_h^t,     p_h^t = L (U/L)^(g_h^t / C_h)
+//! ```
+//!
+//! (the last, partly used slot paid in proportion: a job about to finish must stay cheap, or it
+//! could be refused for ever),
+//! with `g_h^t` the GPUs of type h already committed in slot t and `C_h` the type's GPUs: the
+//! exponential price of the online primal-dual literature (OASiS, Bao et al., INFOCOM 2018), at
+//! L when the type is idle and U when it is full.
+
+use crate::mixed::MixedRate;
+
+/// Price of one GPU of a type for one slot, with `load` of its `capacity` GPUs committed:
+/// `lower (upper / lower)^(load / capacity)`.
+pub fn price(lower: f64, upper: f64, load: u32, capacity: u32) -> f64 {
+    if capacity == 0 {
+        return upper;
+    }
+    lower * (upper / lower).powf(f64::from(load) / f64::from(capacity))
+}
+
+/// The largest utility per GPU-slot a job can have: starting now on its fastest composition.
+pub const UPPER: f64 = 1.0;
+
+/// The price of an idle GPU, `L`: below the utility per GPU-slot of every job in `ratios` (each
+/// job's slowest usable per-GPU rate over its fastest) wherever it starts within the horizon,
+/// so that on an idle cluster every job is admitted. Starting at slot s on its slowest types,
+/// a job's utility per paid GPU-slot is `ratio^2 d / (s + d)`: >= `ratio^2 / (H + 1)` when
+/// `d >= 1` slot, and `ratio^2` at slot 0 for a job with less than a slot left. L is half of the
+/// smallest, floored at 1e-9.
+pub fn lower_bound(ratios: impl Iterator<Item = f64>, horizon: usize) -> f64 {
+    let worst = ratios.fold(1.0_f64, f64::min).max(0.0);
+    (worst * worst / (2.0 * (horizon as f64 + 1.0))).clamp(1e-9, UPPER / 2.0)
+}
+
+/// Committed GPUs and prices over (type, slot).
+#[derive(Debug, Clone)]
+pub struct PriceBook {
+    capacity: Vec<u32>,
+    horizon: usize,
+    /// load[h][t]: GPUs of type h committed in slot t.
+    load: Vec<Vec<u32>>,
+    /// prefix[h][t]: sum of the prices of type h over slots [0, t).
+    prefix: Vec<Vec<f64>>,
+    /// by_load[h][g]: the price of type h with g GPUs committed (pow is costly; loads are few).
+    by_load: Vec<Vec<f64>>,
+    /// headroom[h][s x horizon + k - 1]: the fewest free GPUs of type h over slots [s, s + k).
+    headroom: Vec<Vec<u32>>,
+}
+
+impl PriceBook {
+    pub fn new(capacity: Vec<u32>, horizon: usize, lower: f64) -> PriceBook {
+        let horizon = horizon.max(1);
+        let types = capacity.len();
+        let mut book = PriceBook {
+            load: vec![vec![0; horizon]; types],
+            prefix: vec![vec![0.0; horizon + 1]; types],
+            headroom: vec![vec![0; horizon * horizon]; types],
+            by_load: capacity
+                .iter()
+                .map(|&c| (0..=c).map(|g| price(lower, UPPER, g, c)).collect())
+                .collect(),
+            capacity,
+            horizon,
+        };
+        for h in 0..types {
+            book.refresh(h);
+        }
+        book
+    }
+
+    pub fn horizon(&self) -> usize {
+        self.horizon
+    }
+
+    pub fn capacity(&self, h: usize) -> u32 {
+        self.capacity[h]
+    }
+
+    pub fn load(&self, h: usize, t: usize) -> u32 {
+        self.load[h][t]
+    }
+
+    /// p_h^t at the current load.
+    pub fn price(&self, h: usize, t: usize) -> f64 {
+        self.by_load[h][self.load[h][t] as usize]
+    }
+
+    /// Sum of p_h^t over slots [start, start + slots).
+    pub fn window_price(&self, h: usize, start: usize, slots: usize) -> f64 {
+        self.prefix[h][start + slots] - self.prefix[h][start]
+    }
+
+    /// Whether `gpus` more GPUs of type h are free in every slot of [start, start + slots).
+    pub fn fits(&self, h: usize, start: usize, slots: usize, gpus: u32) -> bool {
+        gpus == 0 || (slots > 0 && self.headroom[h][start * self.horizon + slots - 1] >= gpus)
+    }
+
+    /// GPUs free in slot 0 over all types.
+    pub fn free_now(&self) -> u32 {
+        (0..self.capacity.len())
+            .map(|h| self.capacity[h] - self.load[h][0])
+            .sum()
+    }
+
+    /// Books `plan`'s GPUs in its slots.
+    pub fn commit(&mut self, plan: &Plan) {
+        for (h, &y) in plan.counts.iter().enumerate() {
+            if y == 0 {
+                continue;
+            }
+            for t in plan.start..plan.start + plan.slots {
+                self.load[h][t] += y;
+            }
+            self.refresh(h);
+        }
+    }
+
+    fn refresh(&mut self, h: usize) {
+        let c = self.capacity[h];
+        for t in 0..self.horizon {
+            self.prefix[h][t + 1] = self.prefix[h][t] + self.by_load[h][self.load[h][t] as usize];
+        }
+        let horizon = self.horizon;
+        let (load, headroom) = (&self.load[h], &mut self.headroom[h]);
+        for s in 0..horizon {
+            let mut least = u32::MAX;
+            for t in s..horizon {
+                least = least.min(c - load[t]);
+                headroom[s * horizon + t - s] = least;
+            }
+        }
+    }
+}
+
+/// What the dual step needs to know of a job.
+pub struct Offer<'a> {
+    pub scale_factor: u32,
+    /// Whole-job steps/s on `scale_factor` GPUs of each type (0: cannot run there).
+    pub rate: &'a [f64],
+    pub remaining_steps: f64,
+    pub slot_s: f64,
+    pub rule: MixedRate,
+    /// The job's fastest possible rate on this cluster ([`MixedRate::best_rate`]): its D*.
+    pub best_rate: f64,
+    /// The compositions to consider (GPUs per type, each summing to the scale factor).
+    pub compositions: &'a [Vec<u32>],
+}
+
+/// A job's schedule: `counts[h]` GPUs of type h from slot `start`, booked for `slots` slots
+/// (within the horizon).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub start: usize,
+    pub counts: Vec<u32>,
+    pub slots: usize,
+    pub utility: f64,
+    pub cost: f64,
+}
+
+/// The dual step: the (start, composition) maximising utility minus cost among those that fit,
+/// if its surplus is positive (the job is admitted); ties go to the earlier start, then the
+/// earlier composition.
+pub fn best_plan(book: &PriceBook, offer: &Offer) -> Option<Plan> {
+    let best_rate = offer.best_rate;
+    if best_rate <= 0.0 || offer.remaining_steps <= 0.0 {
+        return None;
+    }
+    let n = f64::from(offer.scale_factor);
+    let ideal = offer.remaining_steps / (best_rate * offer.slot_s);
+    let horizon = book.horizon();
+    let mut best: Option<Plan> = None;
+    let mut best_surplus = 0.0;
+    let mut used: Vec<(usize, f64)> = Vec::with_capacity(book.capacity.len());
+    for y in offer.compositions {
+        let rate = offer.rule.rate_of(offer.rate, offer.scale_factor, y);
+        if rate <= 0.0 {
+            continue;
+        }
+        used.clear();
+        used.extend(
+            y.iter()
+                .enumerate()
+                .filter(|(_, &g)| g > 0)
+                .map(|(h, &g)| (h, f64::from(g))),
+        );
+        let d = offer.remaining_steps / (rate * offer.slot_s);
+        for start in 0..horizon {
+            // Utility only falls with a later start (it is at most n D*^2 / (s + d)): once that
+            // bound cannot beat the best surplus, no later start can.
+            if n * ideal * ideal / (start as f64 + d) <= best_surplus {
+                break;
+            }
+            // Slots of work inside the horizon; the GPUs are booked for whole slots, but paid
+            // for the part of the last one the job uses (so a job about to finish is cheap).
+            let inside = d.min((horizon - start) as f64);
+            // (`as` truncates: floor for these positive values; libm's ceil is slow here.)
+            let full = inside as usize;
+            let part = inside - full as f64;
+            let slots = (full + usize::from(part > 0.0)).clamp(1, horizon - start);
+            if !used
+                .iter()
+                .all(|&(h, g)| book.fits(h, start, slots, g as u32))
+            {
+                continue;
+            }
+            let utility = n * ideal * ideal / (start as f64 + d) * (inside / d);
+            let cost: f64 = used
+                .iter()
+                .map(|&(h, g)| {
+                    let last = if part > 0.0 {
+                        part * book.price(h, start + full)
+                    } else {
+                        0.0
+                    };
+                    g * (book.window_price(h, start, full) + last)
+                })
+                .sum();
+            if utility - cost > best_surplus {
+                best_surplus = utility - cost;
+                best = Some(Plan {
+                    start,
+                    counts: y.clone(),
+                    slots,
+                    utility,
+                    cost,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// Whether the job outlives the horizon on every composition (D* >= H slots).
+pub fn outlives_horizon(book: &PriceBook, offer: &Offer) -> bool {
+    offer.remaining_steps / (offer.best_rate * offer.slot_s) >= book.horizon() as f64
+}
+
+/// A quick, exact refusal for jobs that outlive the horizon. For such a job on composition y
+/// from slot s, with `rho_y` = its rate over the fastest, utility is
+/// `n rho_y^2 (H - s) d / (s + d)`, below `n rho_y^2 (H - s)`, and the cost does not depend on
+/// its length; so when `n rho_y^2 (H - s)` does not exceed the cost for any (s, y), every such
+/// job with these rates is refused, however long. Commits only add load, so the verdict holds
+/// for the rest of the round, for every job of the same model.
+pub fn refused_however_long(book: &PriceBook, offer: &Offer) -> bool {
+    let n = f64::from(offer.scale_factor);
+    let horizon = book.horizon();
+    offer.compositions.iter().all(|y| {
+        let rho = offer.rule.rate_of(offer.rate, offer.scale_factor, y) / offer.best_rate;
+        (0..horizon).all(|start| {
+            let slots = horizon - start;
+            if !y
+                .iter()
+                .enumerate()
+                .all(|(h, &g)| book.fits(h, start, slots, g))
+            {
+                return true;
+            }
+            let cost: f64 = y
+                .iter()
+                .enumerate()
+                .filter(|(_, &g)| g > 0)
+                .map(|(h, &g)| f64::from(g) * book.window_price(h, start, slots))
+                .sum();
+            n * rho * rho * slots as f64 <= cost
+        })
+    })
+}
+
+/// Every way to spread `n` GPUs over the types in `usable` (true: the job can run there), at
+/// most `capacity[h]` on type h.
+pub fn compositions(n: u32, usable: &[bool], capacity: &[u32]) -> Vec<Vec<u32>> {
+    fn go(
+        h: usize,
+        left: u32,
+        usable: &[bool],
+        cap: &[u32],
+        cur: &mut Vec<u32>,
+        out: &mut Vec<Vec<u32>>,
+    ) {
+        if h == usable.len() {
+            if left == 0 {
+                out.push(cur.clone());
+            }
+            return;
+        }
+        let most = if usable[h] { left.min(cap[h]) } else { 0 };
+        for g in (0..=most).rev() {
+            cur[h] = g;
+            go(h + 1, left - g, usable, cap, cur, out);
+        }
+        cur[h] = 0;
+    }
+    let mut out = Vec::new();
+    go(0, n, usable, capacity, &mut vec![0; usable.len()], &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn price_runs_from_lower_to_upper_exponentially() {
+        assert_eq!(price(0.01, 1.0, 0, 4), 0.01);
+        assert!((price(0.01, 1.0, 4, 4) - 1.0).abs() < 1e-12);
+        // Half full: the geometric mean of the bounds.
+        assert!((price(0.01, 1.0, 2, 4) - 0.1).abs() < 1e-12);
+        // Each GPU committed multiplies the price by (U/L)^(1/C).
+        let step = price(0.01, 1.0, 3, 4) / price(0.01, 1.0, 2, 4);
+        assert!((step - 100f64.powf(0.25)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn lower_bound_admits_the_slowest_latest_job() {
+        // A job 4x slower on its worst type, horizon 3: ratio^2 / (H + 1) / 2 = 1/16/4/2.
+        let l = lower_bound([1.0, 0.25].into_iter(), 3);
+        assert!((l - 1.0 / 128.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn compositions_cover_every_split_within_capacity() {
+        let all = compositions(3, &[true, false, true], &[2, 8, 8]);
+        assert_eq!(all, vec![vec![2, 0, 1], vec![1, 0, 2], vec![0, 0, 3]]);
+        assert!(compositions(5, &[true, true], &[2, 2]).is_empty());
+    }
+
+    /// A hand-solved dual step. One type-0 GPU and one type-1 GPU, L = 0.25, horizon 4, a
+    /// 1-GPU job with rates 2 (type 0) and 1 (type 1) and 4 slots of work on type 0 (slot = 1 s,
+    /// 8 steps: D* = 4).
+    #[test]
+    fn dual_step_on_a_hand_case() {
+        let mut book = PriceBook::new(vec![1, 1], 4, 0.25);
+        let comps = compositions(1, &[true, true], &[1, 1]);
+        let offer = Offer {
+            scale_factor: 1,
+            rate: &[2.0, 1.0],
+            remaining_steps: 8.0,
+            slot_s: 1.0,
+            rule: MixedRate::Slowest,
+            best_rate: 2.0,
+            compositions: &comps,
+        };
+        // Idle: type 0 now: utility 1 x 16 / 4 = 4, cost 4 slots x 0.25 = 1 -> surplus 3.
+        // Type 1 now: d = 8, only 4 slots inside: 16 / 8 x 4/8 = 1, cost 1 -> 0. Later starts
+        // lose utility at the same cost.
+        let plan = best_plan(&book, &offer).unwrap();
+        assert_eq!(
+            (plan.start, plan.counts.clone(), plan.slots),
+            (0, vec![1, 0], 4)
+        );
+        assert!((plan.utility - 4.0).abs() < 1e-12 && (plan.cost - 1.0).abs() < 1e-12);
+        // Type 0 booked in slots 0-1 (price there is now U = 1, and it is full): the job can
+        // start on type 0 at slot 2 (2 slots inside: 16/6 x 2/4 = 4/3, cost 0.5, surplus 5/6)
+        // or on type 1 now (surplus 0): it waits for type 0.
+        book.commit(&Plan {
+            start: 0,
+            counts: vec![1, 0],
+            slots: 2,
+            utility: 0.0,
+            cost: 0.0,
+        });
+        assert_eq!(book.price(0, 0), 1.0);
+        assert_eq!(book.free_now(), 1);
+        let plan = best_plan(&book, &offer).unwrap();
+        assert_eq!(
+            (plan.start, plan.counts.clone(), plan.slots),
+            (2, vec![1, 0], 2)
+        );
+        assert!((plan.utility - plan.cost - 5.0 / 6.0).abs() < 1e-12);
+        // With type 0 booked throughout, type 1 now has surplus 0: not admitted.
+        book.commit(&Plan {
+            start: 2,
+            counts: vec![1, 0],
+            slots: 2,
+            utility: 0.0,
+            cost: 0.0,
+        });
+        assert_eq!(best_plan(&book, &offer), None);
+    }
+
+    /// The quick refusal agrees with the dual step: a job refused by it is refused, and on a
+    /// book where a long job is admitted it does not refuse.
+    #[test]
+    fn quick_refusal_matches_the_dual_step() {
+        let mut book = PriceBook::new(vec![1, 1], 4, 0.25);
+        let comps = compositions(1, &[true, true], &[1, 1]);
+        let offer = |steps: f64| Offer {
+            scale_factor: 1,
+            rate: &[2.0, 1.0],
+            remaining_steps: steps,
+            slot_s: 1.0,
+            rule: MixedRate::Slowest,
+            best_rate: 2.0,
+            compositions: &comps,
+        };
+        assert!(outlives_horizon(&book, &offer(8.0)) && !outlives_horizon(&book, &offer(7.0)));
+        assert!(!refused_however_long(&book, &offer(100.0)));
+        assert!(best_plan(&book, &offer(100.0)).is_some());
+        // Type 0 full throughout, type 1 from slot 1: a job that outlives the horizon needs
+        // its GPUs to the horizon's end, and fits nowhere.
+        book.commit(&Plan {
+            start: 0,
+            counts: vec![1, 0],
+            slots: 4,
+            utility: 0.0,
+            cost: 0.0,
+        });
+        book.commit(&Plan {
+            start: 1,
+            counts: vec![0, 1],
+            slots: 3,
+            utility: 0.0,
+            cost: 0.0,
+        });
+        assert!(refused_however_long(&book, &offer(100.0)));
+        for steps in [8.0, 50.0, 1e6] {
+            assert_eq!(best_plan(&book, &offer(steps)), None, "{steps} steps");
+        }
+    }
+
+    /// A job with a tenth of a slot left pays a tenth of a slot: on the idle type 1 of the book
+    /// above, utility 1 x 0.05^2 / 0.1 = 0.025 > cost 0.1 x 0.25.
+    #[test]
+    fn a_job_about_to_finish_pays_for_what_it_uses() {
+        let book = PriceBook::new(vec![1, 1], 4, 0.2);
+        let comps = compositions(1, &[true, true], &[1, 1]);
+        let offer = Offer {
+            scale_factor: 1,
+            rate: &[2.0, 1.0],
+            remaining_steps: 0.1,
+            slot_s: 1.0,
+            rule: MixedRate::Slowest,
+            best_rate: 2.0,
+            compositions: &comps,
+        };
+        let plan = best_plan(&book, &offer).unwrap();
+        // Type 0: d = 0.05, utility 0.05, cost 0.01; type 1: utility 0.025, cost 0.02.
+        assert_eq!(
+            (plan.start, plan.counts.clone(), plan.slots),
+            (0, vec![1, 0], 1)
+        );
+        assert!((plan.utility - 0.05).abs() < 1e-12 && (plan.cost - 0.01).abs() < 1e-12);
+    }
+}
