@@ -133,3 +133,32 @@ test('GPU sharing: SJF-BSBF waits where sharing would not pay, SJF-FFS shares', 
   await page.getByTestId('sim-run').click();
   await expect(page.getByTestId('sim-error')).toContainText('GB must be a number > 0');
 });
+
+// The hand case of crates/fairground-sim/tests/hadar.rs in the page: an 8-GPU job (whole-job
+// rates 4 / 2 / 1 steps/s, 7,200 steps) on 4+4+4 GPUs. No type has 8 GPUs, so gavel-las cannot
+// run it; hadar runs it on the 4 V100s and 4 P100s: 3,600 s at the slowest worker's pace, 2,400 s
+// with batches rebalanced by speed. The Gantt chart outlines the mixed placement.
+test('Hadar runs a job across two GPU types, at the speed the mixed-type rule gives', async ({ page }) => {
+  for (const p of ['fifo', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
+  await page.getByTestId('sim-policy-hadar').check();
+  const csv = 'id,tenant,job_type,arrival_s,total_steps,scale_factor,throughput.v100,throughput.p100,throughput.k80\n' +
+    '5,a,big,0,7200,8,4,2,1\n';
+  await page.getByTestId('sim-trace').setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('sim-run').click();
+  const table = page.getByTestId('sim-table');
+  await expect(table.locator('tbody tr')).toHaveCount(2, { timeout: 20_000 });
+  const avg = async (policy) => Number(await table.locator(`tr[data-policy="${policy}"] td.avg-jct`).getAttribute('data-seconds'));
+  expect(await avg('hadar')).toBeCloseTo(3600, 3);
+  await expect(table.locator('tr[data-policy="gavel-las"] td.unschedulable')).toHaveText('1');
+  const mixed = page.locator('[data-testid=gantt] rect.gantt-bar.mixed');
+  await expect(mixed).toHaveCount(8);
+  await expect(mixed.first().locator('title')).toContainText('across v100+p100');
+
+  await page.getByTestId('sim-mixed-rate').selectOption('sum');
+  await page.getByTestId('sim-run').click();
+  await expect.poll(() => avg('hadar'), { timeout: 20_000 }).toBeCloseTo(2400, 3);
+
+  await page.getByTestId('sim-sync-overhead').fill('-1');
+  await page.getByTestId('sim-run').click();
+  await expect(page.getByTestId('sim-error')).toContainText('sync overhead');
+});

@@ -51,5 +51,49 @@ fn thousand_jobs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, thousand_jobs);
+/// Issue 13's benchmark: 1,000 synthetic jobs on 12+12+12 under Hadar and HadarE (target
+/// under 2 s), from a sustainable load to a saturated cluster, where the queue and so the
+/// planning per round are longest.
+fn hadar_thousand_jobs(c: &mut Criterion) {
+    let text = std::fs::read_to_string(format!(
+        "{}/data/gavel/simulation_throughputs.json",
+        shared()
+    ))
+    .expect("Gavel's throughputs in ../shared");
+    let table = ThroughputTable::from_gavel_json(&text).unwrap();
+    let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
+    let config = SimConfig::default();
+    let mut group = c.benchmark_group("hadar-1000-jobs-36-gpus");
+    group.sample_size(10);
+    for (policy, jobs_per_hour) in [
+        ("hadar", 1.0),
+        ("hadar", 3.0),
+        ("hadar", 6.0),
+        ("hadare", 6.0),
+    ] {
+        let cfg = SyntheticConfig {
+            jobs: 1000,
+            jobs_per_hour,
+            seed: 0,
+            tenants: 10,
+        };
+        let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
+        group.bench_function(format!("{policy}@{jobs_per_hour}jobs-per-h"), |b| {
+            b.iter(|| {
+                let mut scheduler = schedulers::by_name(policy, &config).unwrap();
+                simulate(
+                    &cluster,
+                    black_box(&jobs),
+                    scheduler.as_mut(),
+                    &config,
+                    &mut |_, _| {},
+                )
+                .unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, thousand_jobs, hadar_thousand_jobs);
 criterion_main!(benches);

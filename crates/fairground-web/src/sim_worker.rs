@@ -7,7 +7,8 @@ use fairground_sim::workload::{
     csv_trace, gavel_trace, synergy, synthetic, SynergyConfig, SyntheticConfig,
 };
 use fairground_sim::{
-    schedulers, Cluster, Job, Profiles, ServerShape, SimConfig, Simulation, ThroughputTable,
+    schedulers, Cluster, Job, MixedRate, Profiles, ServerShape, SimConfig, Simulation,
+    ThroughputTable,
 };
 use futures::{FutureExt, SinkExt, StreamExt};
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,12 @@ pub struct SimRequest {
     /// `TYPE=GB,...` per GPU (empty: the defaults).
     #[serde(default)]
     pub gpu_memory: String,
+    /// How a job on several GPU types runs (`slowest` or `sum`; empty: slowest).
+    #[serde(default)]
+    pub mixed_rate: String,
+    /// HadarE's seconds lost per round to combine copies (None: the engine's default).
+    #[serde(default)]
+    pub sync_overhead_s: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,9 +115,20 @@ async fn run(
     jobs: &[Job],
     scope: &mut ReactorScope<SimInput, SimOutput>,
 ) -> SimOutput {
+    let mixed_rate = match req.mixed_rate.as_str() {
+        "" => MixedRate::default(),
+        text => match MixedRate::parse(text) {
+            Ok(rule) => rule,
+            Err(e) => return SimOutput::Failed(e),
+        },
+    };
     let config = SimConfig {
         round_s: req.round_s,
         measure_ids: req.measure_ids,
+        mixed_rate,
+        sync_overhead_s: req
+            .sync_overhead_s
+            .unwrap_or(fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S),
         ..SimConfig::default()
     };
     let mut results = Vec::new();
@@ -178,6 +196,8 @@ mod tests {
             server_shape: "8,24,500".into(),
             measure_ids: None,
             gpu_memory: String::new(),
+            mixed_rate: String::new(),
+            sync_overhead_s: None,
         };
         let (cluster, jobs) = prepare(&synthetic).unwrap();
         assert_eq!((cluster.total_gpus(), jobs.len()), (4, 10));
@@ -212,6 +232,8 @@ mod tests {
             server_shape: "8,24,500".into(),
             measure_ids: Some((10, 20)),
             gpu_memory: "gpu=40".into(),
+            mixed_rate: "sum".into(),
+            sync_overhead_s: Some(5.0),
         };
         let (cluster, jobs) = prepare(&req).unwrap();
         assert_eq!((cluster.servers.len(), jobs.len()), (2, 50));

@@ -42,6 +42,40 @@ pub fn lanes(bars: &[GanttBar]) -> Vec<Lane> {
         .collect()
 }
 
+/// What each bar's job held in that stretch beyond one GPU type: the types a copy spans when it
+/// mixes them (Hadar), and which copy the bar runs when the job is forked (HadarE); empty for a
+/// plain placement.
+pub fn placement_notes(bars: &[GanttBar], server_types: &[String]) -> Vec<String> {
+    use std::collections::BTreeMap;
+    // (job, t0) -> copy -> type names; and the number of copies.
+    let mut held: BTreeMap<(usize, u64), BTreeMap<u32, Vec<&str>>> = BTreeMap::new();
+    for b in bars {
+        let ty = server_types.get(b.server).map_or("?", String::as_str);
+        let types = held
+            .entry((b.job, b.t0.to_bits()))
+            .or_default()
+            .entry(b.copy)
+            .or_default();
+        if !types.contains(&ty) {
+            types.push(ty);
+        }
+    }
+    bars.iter()
+        .map(|b| {
+            let copies = &held[&(b.job, b.t0.to_bits())];
+            let mut note = String::new();
+            if copies.len() > 1 {
+                note.push_str(&format!(", copy {} of {}", b.copy + 1, copies.len()));
+            }
+            let types = &copies[&b.copy];
+            if types.len() > 1 {
+                note.push_str(&format!(", across {}", types.join("+")));
+            }
+            note
+        })
+        .collect()
+}
+
 /// One row per GPU, one bar per job stretch (half a row each where two jobs share the GPU);
 /// colours cycle over job ids.
 #[component]
@@ -71,22 +105,29 @@ pub fn Gantt(p: &GanttProps) -> Html {
                 <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1={top.to_string()} y2={bottom.to_string()} />
                 <text x={x.map(t).to_string()} y={(bottom + 16.0).to_string()} text-anchor="middle">{ tick_label(t) }</text></g>
             }) }
-            { for p.bars.iter().zip(lanes(&p.bars)).map(|(b, lane)| {
+            { for p.bars.iter().zip(lanes(&p.bars)).zip(placement_notes(&p.bars, &p.server_types)).map(|((b, lane), held)| {
                 let (x0, x1) = (x.map(b.t0 / 3600.0), x.map(b.t1 / 3600.0));
                 let y = top + row_of(b) as f64 * row_h + 1.0;
                 let half = (row_h - 2.0) / 2.0;
-                let (y, height, class) = match lane {
-                    Lane::Full => (y, row_h - 2.0, "gantt-bar"),
-                    Lane::Top => (y, half, "gantt-bar shared"),
-                    Lane::Bottom => (y + half, half, "gantt-bar shared"),
+                let (y, height, mut class) = match lane {
+                    Lane::Full => (y, row_h - 2.0, "gantt-bar".to_string()),
+                    Lane::Top => (y, half, "gantt-bar shared".to_string()),
+                    Lane::Bottom => (y + half, half, "gantt-bar shared".to_string()),
                 };
+                // Forked copies and mixed-type placements are outlined, so they show at a glance.
+                if held.contains("copy") {
+                    class.push_str(" copy");
+                }
+                if held.contains("across") {
+                    class.push_str(" mixed");
+                }
                 let sharing = b.slowdown.map_or(String::new(), |s| {
                     format!(", sharing the GPU: {s:.2}x slower, {} sub-batches", b.accumulation.unwrap_or(1))
                 });
                 html! {
                     <rect class={class} x={x0.to_string()} y={y.to_string()}
                           width={(x1 - x0).max(0.5).to_string()} height={height.to_string()} fill={type_colour(b.job)}>
-                        <title>{ format!("job {}: {:.2} h to {:.2} h{sharing}", b.job, b.t0 / 3600.0, b.t1 / 3600.0) }</title>
+                        <title>{ format!("job {}: {:.2} h to {:.2} h{sharing}{held}", b.job, b.t0 / 3600.0, b.t1 / 3600.0) }</title>
                     </rect>
                 }
             }) }
@@ -110,7 +151,35 @@ mod tests {
             mem_gb: 0.0,
             slowdown: shared.then_some(1.2),
             accumulation: shared.then_some(1),
+            copy: 0,
         }
+    }
+
+    #[test]
+    fn notes_name_mixed_types_and_copies() {
+        let types: Vec<String> = ["v100", "p100", "k80"].map(String::from).to_vec();
+        let on = |server: usize, gpu: u32, job: usize, copy: u32| GanttBar {
+            server,
+            copy,
+            ..bar(job, gpu, 0.0, 60.0, false)
+        };
+        let bars = [
+            on(0, 0, 1, 0), // job 1 on a V100 and a P100
+            on(1, 0, 1, 0),
+            on(2, 0, 2, 0), // job 2 forked: copy 0 on the K80 server, copy 1 on the V100's
+            on(0, 1, 2, 1),
+            on(2, 1, 3, 0), // job 3 plain
+        ];
+        assert_eq!(
+            placement_notes(&bars, &types),
+            [
+                ", across v100+p100",
+                ", across v100+p100",
+                ", copy 1 of 2",
+                ", copy 2 of 2",
+                ""
+            ]
+        );
     }
 
     #[test]

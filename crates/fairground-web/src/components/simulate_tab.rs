@@ -10,7 +10,7 @@ use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 16] = [
+const POLICIES: [(&str, bool); 18] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
@@ -27,6 +27,8 @@ const POLICIES: [(&str, bool); 16] = [
     ("synergy-greedy", false),
     ("synergy-tune", false),
     ("synergy-opt", false),
+    ("hadar", false),
+    ("hadare", false),
 ];
 /// Orderings a Synergy mechanism can be paired with.
 const SYNERGY_ORDERS: [&str; 6] = ["fifo", "srtf", "las", "ftf", "drf", "tetris"];
@@ -186,6 +188,8 @@ pub fn SimulateTab() -> Html {
     let multi_gpu = use_state(|| false);
     let measure = use_state(String::new);
     let order = use_state(|| "fifo".to_string());
+    let mixed_rate = use_state(|| "slowest".to_string());
+    let sync_overhead = use_state(|| "10".to_string());
     let trace = use_state(|| None::<(String, String)>);
     let chosen = use_state(|| {
         POLICIES
@@ -225,6 +229,7 @@ pub fn SimulateTab() -> Html {
             bridge.clone(),
         );
         let gpu_memory = gpu_memory.clone();
+        let (mixed_rate, sync_overhead) = (mixed_rate.clone(), sync_overhead.clone());
         let (generator, shape, split, multi_gpu, measure, order) = (
             generator.clone(),
             shape.clone(),
@@ -289,6 +294,15 @@ pub fn SimulateTab() -> Html {
                     server_shape: (*shape).clone(),
                     measure_ids: parse_measure(&measure)?,
                     gpu_memory: (*gpu_memory).clone(),
+                    mixed_rate: (*mixed_rate).clone(),
+                    sync_overhead_s: Some(
+                        crate::paste::parse_number(&sync_overhead)
+                            .filter(|v| v.is_finite() && *v >= 0.0)
+                            .ok_or(format!(
+                                "sync overhead: '{}' should be a number of seconds >= 0",
+                                *sync_overhead
+                            ))?,
+                    ),
                 };
                 Ok((request, parsed))
             })();
@@ -382,6 +396,13 @@ pub fn SimulateTab() -> Html {
             order.set(select.value());
         })
     };
+    let on_mixed_rate = {
+        let mixed_rate = mixed_rate.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            mixed_rate.set(select.value());
+        })
+    };
     let on_cluster = {
         let cluster = cluster.clone();
         Callback::from(move |e: InputEvent| {
@@ -448,6 +469,12 @@ pub fn SimulateTab() -> Html {
                             { for SYNERGY_ORDERS.iter().map(|o| html! { <option value={*o} selected={*order == *o}>{ *o }</option> }) }
                         </select>
                     </label>
+                    <label title="How fast a job on several GPU types runs (hadar, hadare): at its slowest worker's pace, or with batches rebalanced by speed (the sum of its GPUs' rates)">{ "mixed-type rate " }
+                        <select onchange={on_mixed_rate} data-testid="sim-mixed-rate" aria-label="mixed-type rate">
+                            { for ["slowest", "sum"].iter().map(|o| html! { <option value={*o} selected={*mixed_rate == *o}>{ *o }</option> }) }
+                        </select>
+                    </label>
+                    { number_input("HadarE sync overhead (s per round)", "sim-sync-overhead", &sync_overhead) }
                 </fieldset>
                 <div class="sim-actions">
                     <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
@@ -456,7 +483,7 @@ pub fn SimulateTab() -> Html {
                 if let Some(why) = &*form_error {
                     <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
                 }
-                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones). Synergy's jobs use its ten model profiles (built-in cited copy); a CSV job_type naming one of them (alexnet, res18, ..., gnmt, m5) gets its CPU and memory sensitivity. GPU sharing (sjf-bsbf, sjf-ffs) has no measured pair slowdowns here: every pair is taken at 2x (time slicing); the CLI reads Gavel's measured pairs." }</p>
+                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones). Synergy's jobs use its ten model profiles (built-in cited copy); a CSV job_type naming one of them (alexnet, res18, ..., gnmt, m5) gets its CPU and memory sensitivity. GPU sharing (sjf-bsbf, sjf-ffs) has no measured pair slowdowns here: every pair is taken at 2x (time slicing); the CLI reads Gavel's measured pairs. Hadar may run a job on several GPU types at once, at the mixed-type rate chosen; HadarE forks a job into copies on spare servers (dashed in the Gantt chart; mixed placements outlined)." }</p>
             </div>
             { run_view(&run.state) }
         </section>
