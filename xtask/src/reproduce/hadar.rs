@@ -202,7 +202,10 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
          than any one type has) are left out of its makespan and JCT; Hadar runs them across \
          types, so on 4+4+4 the two policies do not finish the same set of jobs. HadarE's \
          published figures are from physical clusters, ours from the simulator with a modelled \
-         synchronisation cost.\n",
+         synchronisation cost. Where hadar's utilisation is below gavel-las's, the cause is its \
+         admission control: a job whose utility is below the price of the GPUs left waits while \
+         they idle (the CLI's notes count the refusals); HadarE's copies fill much of that idle \
+         time, which is most of its gain over Hadar here.\n",
     );
     Ok(Section {
         title: "Hadar and HadarE (Sultana et al., IPDPS 2024; arXiv 2503.10918)".into(),
