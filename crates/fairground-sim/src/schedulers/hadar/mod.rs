@@ -90,6 +90,10 @@ pub struct Hadar {
     /// Jobs with the same rates and scale factor share a class (and a quick-refusal verdict).
     class_index: HashMap<(u32, Vec<u64>), usize>,
     capacity: Vec<u32>,
+    /// Last round's turn order, by job index.
+    last_turns: Vec<usize>,
+    /// Scratch: each active job's index in the round's active list (usize::MAX otherwise).
+    slot: Vec<usize>,
     stats: Stats,
 }
 
@@ -107,6 +111,8 @@ impl Hadar {
             composition_index: HashMap::new(),
             class_index: HashMap::new(),
             capacity: Vec::new(),
+            last_turns: Vec::new(),
+            slot: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -300,16 +306,36 @@ impl Scheduler for Hadar {
         let turns: Vec<usize> = match self.order {
             Order::Arrival => (0..view.active.len()).collect(),
             Order::ShortestFirst => {
-                let mut left: Vec<(f64, usize)> = view
+                let left: Vec<f64> = view
                     .active
                     .iter()
                     .zip(&known)
-                    .enumerate()
-                    .map(|(k, (s, j))| (s.remaining_steps / j.best_rate.max(f64::MIN_POSITIVE), k))
+                    .map(|(s, j)| s.remaining_steps / j.best_rate.max(f64::MIN_POSITIVE))
                     .collect();
-                // Ties keep arrival order.
-                left.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                left.into_iter().map(|(_, k)| k).collect()
+                // Start from last round's order (few jobs' remaining times change in a round)
+                // with new jobs after it: the stable sort then finds long sorted runs, so a
+                // queue of thousands costs about one pass. The key (time left, then arrival) is
+                // total, so the order is the same as sorting from scratch.
+                let slot = &mut self.slot;
+                slot.resize(view.jobs.len(), usize::MAX);
+                for (k, s) in view.active.iter().enumerate() {
+                    slot[s.job] = k;
+                }
+                let mut placed = vec![false; view.active.len()];
+                let mut turns: Vec<usize> = Vec::with_capacity(view.active.len());
+                for &job in &self.last_turns {
+                    if let Some(&k) = slot.get(job).filter(|&&k| k != usize::MAX) {
+                        placed[k] = true;
+                        turns.push(k);
+                    }
+                }
+                turns.extend((0..view.active.len()).filter(|&k| !placed[k]));
+                for s in view.active {
+                    slot[s.job] = usize::MAX;
+                }
+                turns.sort_by(|&a, &b| left[a].total_cmp(&left[b]).then(a.cmp(&b)));
+                self.last_turns = turns.iter().map(|&k| view.active[k].job).collect();
+                turns
             }
         };
         let mut book = PriceBook::new(capacity.clone(), self.horizon, lower);
