@@ -53,7 +53,7 @@ pub struct SimRequest {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum SimInput {
-    Run(SimRequest),
+    Run(Box<SimRequest>),
     Cancel,
 }
 

@@ -310,7 +310,7 @@ pub fn SimulateTab() -> Html {
                 Ok((request, parsed)) => {
                     form_error.set(None);
                     run.dispatch(RunAction::Start(request.policies.clone(), parsed));
-                    bridge.send(SimInput::Run(request));
+                    bridge.send(SimInput::Run(Box::new(request)));
                 }
                 Err(why) => form_error.set(Some(why)),
             }
