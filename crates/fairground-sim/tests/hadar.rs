@@ -155,7 +155,7 @@ fn fastest_copy(job: &Job, cluster: &Cluster, rule: MixedRate) -> f64 {
     let mut per_gpu: Vec<f64> = Vec::new();
     for (h, r) in job.rate.iter().enumerate() {
         if *r > 0.0 {
-            per_gpu.extend(std::iter::repeat(*r).take(cluster.gpus_of_type(h) as usize));
+            per_gpu.extend(std::iter::repeat_n(*r, cluster.gpus_of_type(h) as usize));
         }
     }
     per_gpu.sort_by(|a, b| b.total_cmp(a));
