@@ -67,6 +67,8 @@ struct Stats {
     refused: u64,
     forked_job_rounds: u64,
     most_copies: u32,
+    /// Jobs (kinds) planned over only the first [`prices::MAX_COMPOSITIONS`] compositions.
+    capped_jobs: u64,
     lower: Option<(f64, f64)>,
 }
 
@@ -155,8 +157,11 @@ impl Hadar {
         let compositions = match self.composition_index.get(&key) {
             Some(&i) => i,
             None => {
-                self.compositions
-                    .push(compositions(key.0, &key.1, &self.capacity));
+                let (all, cut) = compositions(key.0, &key.1, &self.capacity);
+                if cut {
+                    self.stats.capped_jobs += 1;
+                }
+                self.compositions.push(all);
                 self.composition_index
                     .insert(key, self.compositions.len() - 1);
                 self.compositions.len() - 1
@@ -422,6 +427,14 @@ impl Scheduler for Hadar {
             s.lower.map_or(0.0, |l| l.0),
             s.lower.map_or(0.0, |l| l.1),
         )];
+        if s.capped_jobs > 0 {
+            notes.push(format!(
+                "{}: {} kind(s) of job had more ways to spread their GPUs over the types than the {} planned over",
+                self.name(),
+                s.capped_jobs,
+                prices::MAX_COMPOSITIONS
+            ));
+        }
         if self.fork {
             notes.push(format!(
                 "hadare: {} job-rounds ran as two or more copies (at most {} copies of one job)",

@@ -289,33 +289,61 @@ pub fn refused_however_long(book: &PriceBook, offer: &Offer) -> bool {
     })
 }
 
+/// At most this many compositions are planned over per job: a job of many GPUs on a cluster of
+/// many types has too many ways to spread them (n = 64 over 10 types: ~10^11) for a page that must
+/// not freeze. The first ones in [`compositions`]' order are kept (those that put the most GPUs
+/// on the earlier types); the run's notes say when a job's list was cut.
+pub const MAX_COMPOSITIONS: usize = 10_000;
+
 /// Every way to spread `n` GPUs over the types in `usable` (true: the job can run there), at
-/// most `capacity[h]` on type h.
-pub fn compositions(n: u32, usable: &[bool], capacity: &[u32]) -> Vec<Vec<u32>> {
-    fn go(
-        h: usize,
-        left: u32,
-        usable: &[bool],
-        cap: &[u32],
-        cur: &mut Vec<u32>,
-        out: &mut Vec<Vec<u32>>,
-    ) {
-        if h == usable.len() {
+/// most `capacity[h]` on type h; at most [`MAX_COMPOSITIONS`] of them (the second value says
+/// whether any were left out).
+pub fn compositions(n: u32, usable: &[bool], capacity: &[u32]) -> (Vec<Vec<u32>>, bool) {
+    struct Walk<'a> {
+        usable: &'a [bool],
+        cap: &'a [u32],
+        /// room[h]: GPUs the usable types from h on have together.
+        room: Vec<u32>,
+        cur: Vec<u32>,
+        out: Vec<Vec<u32>>,
+        cut: bool,
+    }
+    fn go(w: &mut Walk, h: usize, left: u32) {
+        if w.out.len() == MAX_COMPOSITIONS {
+            w.cut = true;
+            return;
+        }
+        if h == w.usable.len() {
             if left == 0 {
-                out.push(cur.clone());
+                w.out.push(w.cur.clone());
             }
             return;
         }
-        let most = if usable[h] { left.min(cap[h]) } else { 0 };
-        for g in (0..=most).rev() {
-            cur[h] = g;
-            go(h + 1, left - g, usable, cap, cur, out);
+        // Only branches that can still place every GPU: each one explored yields a composition.
+        if w.room[h] < left {
+            return;
         }
-        cur[h] = 0;
+        let most = if w.usable[h] { left.min(w.cap[h]) } else { 0 };
+        for g in (0..=most).rev() {
+            w.cur[h] = g;
+            go(w, h + 1, left - g);
+        }
+        w.cur[h] = 0;
     }
-    let mut out = Vec::new();
-    go(0, n, usable, capacity, &mut vec![0; usable.len()], &mut out);
-    out
+    let mut room = vec![0u32; usable.len() + 1];
+    for h in (0..usable.len()).rev() {
+        room[h] = room[h + 1].saturating_add(if usable[h] { capacity[h] } else { 0 });
+    }
+    let mut w = Walk {
+        usable,
+        cap: capacity,
+        room,
+        cur: vec![0; usable.len()],
+        out: Vec::new(),
+        cut: false,
+    };
+    go(&mut w, 0, n);
+    (w.out, w.cut)
 }
 
 #[cfg(test)]
@@ -342,9 +370,14 @@ mod tests {
 
     #[test]
     fn compositions_cover_every_split_within_capacity() {
-        let all = compositions(3, &[true, false, true], &[2, 8, 8]);
+        let (all, cut) = compositions(3, &[true, false, true], &[2, 8, 8]);
         assert_eq!(all, vec![vec![2, 0, 1], vec![1, 0, 2], vec![0, 0, 3]]);
-        assert!(compositions(5, &[true, true], &[2, 2]).is_empty());
+        assert!(!cut);
+        assert!(compositions(5, &[true, true], &[2, 2]).0.is_empty());
+        // 64 GPUs over 10 types of 64: ~10^11 ways; capped, and quickly.
+        let (many, cut) = compositions(64, &[true; 10], &[64; 10]);
+        assert!(cut && many.len() == MAX_COMPOSITIONS);
+        assert!(many.iter().all(|y| y.iter().sum::<u32>() == 64));
     }
 
     /// A hand-solved dual step. One type-0 GPU and one type-1 GPU, L = 0.25, horizon 4, a
@@ -353,7 +386,7 @@ mod tests {
     #[test]
     fn dual_step_on_a_hand_case() {
         let mut book = PriceBook::new(vec![1, 1], 4, 0.25);
-        let comps = compositions(1, &[true, true], &[1, 1]);
+        let comps = compositions(1, &[true, true], &[1, 1]).0;
         let offer = Offer {
             scale_factor: 1,
             rate: &[2.0, 1.0],
@@ -406,7 +439,7 @@ mod tests {
     #[test]
     fn quick_refusal_matches_the_dual_step() {
         let mut book = PriceBook::new(vec![1, 1], 4, 0.25);
-        let comps = compositions(1, &[true, true], &[1, 1]);
+        let comps = compositions(1, &[true, true], &[1, 1]).0;
         let offer = |steps: f64| Offer {
             scale_factor: 1,
             rate: &[2.0, 1.0],
@@ -446,7 +479,7 @@ mod tests {
     #[test]
     fn a_job_about_to_finish_pays_for_what_it_uses() {
         let book = PriceBook::new(vec![1, 1], 4, 0.2);
-        let comps = compositions(1, &[true, true], &[1, 1]);
+        let comps = compositions(1, &[true, true], &[1, 1]).0;
         let offer = Offer {
             scale_factor: 1,
             rate: &[2.0, 1.0],
