@@ -2,6 +2,7 @@
 //! playground's JavaScript API will return it).
 
 use crate::metrics::Metrics;
+use crate::policies::Market;
 use crate::properties::{self, EfCheck, PeCheck, SiCheck, SpProbe, SpProbeConfig};
 use crate::{Allocation, Instance, Policy, PolicyError, Scenario};
 use serde::{Deserialize, Serialize};
@@ -20,6 +21,9 @@ pub struct PolicyReport {
     pub utility: Vec<f64>,
     pub metrics: Metrics,
     pub properties: Properties,
+    /// GPU prices (nash-welfare) and kept fractions (partial-allocation); absent for the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub market: Option<Market>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,6 +55,7 @@ pub fn run(
         tenants: inst.tenant_names.clone(),
         utility: metrics.utility.clone(),
         allocation: solution.allocation,
+        market: solution.market,
         metrics,
         properties: Properties {
             sharing_incentive: checks.sharing_incentive,

@@ -339,6 +339,17 @@ impl Instance {
             .sum()
     }
 
+    /// The same cluster and tenants without tenant `i` (those after it move down one index).
+    pub fn without(&self, i: usize) -> Instance {
+        let mut out = self.clone();
+        out.tenant_names.remove(i);
+        out.throughput.remove(i);
+        out.speedup.remove(i);
+        out.weight.remove(i);
+        out.cap.remove(i);
+        out
+    }
+
     /// e_i: tenant i's weighted equal split of every type, e_ij = n_j w_i / sum_k w_k, scaled
     /// down to d_i GPUs when its cap is smaller (as Gavel's isolated share is). This is the
     /// bundle the sharing-incentive property compares against.

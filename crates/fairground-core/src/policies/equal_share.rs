@@ -23,6 +23,7 @@ impl Policy for EqualShare {
         Ok(Solution {
             allocation,
             objective,
+            market: None,
         })
     }
 }

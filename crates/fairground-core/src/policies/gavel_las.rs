@@ -48,6 +48,7 @@ pub(super) fn max_min_solution(
     Ok(Solution {
         objective: sol.value(z),
         allocation: m.read(&sol),
+        market: None,
     })
 }
 

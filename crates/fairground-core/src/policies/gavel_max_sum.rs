@@ -26,6 +26,7 @@ impl Policy for GavelMaxSum {
         Ok(Solution {
             objective: sol.objective(),
             allocation: m.read(&sol),
+            market: None,
         })
     }
 }

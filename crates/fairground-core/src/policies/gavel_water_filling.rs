@@ -66,6 +66,7 @@ impl Policy for GavelWaterFilling {
                 return Ok(Solution {
                     objective: lowest,
                     allocation,
+                    market: None,
                 });
             }
             for i in frozen_now {

@@ -25,6 +25,7 @@ impl Policy for Isolated {
         Ok(Solution {
             objective: allocation.efficiency(inst),
             allocation,
+            market: None,
         })
     }
 }

@@ -11,8 +11,10 @@ mod gavel_las_incremental;
 mod gavel_max_sum;
 mod gavel_water_filling;
 mod isolated;
+mod nash_welfare;
 mod oef_coop;
 mod oef_noncoop;
+mod partial_allocation;
 
 pub use base::scale_factor;
 pub(crate) use base::AllocationLp;
@@ -25,8 +27,10 @@ pub use gavel_las_incremental::{ClassShares, IncrementalLas};
 pub use gavel_max_sum::GavelMaxSum;
 pub use gavel_water_filling::GavelWaterFilling;
 pub use isolated::Isolated;
+pub use nash_welfare::{dual_bound, nash_welfare, Market, NashWelfare};
 pub use oef_coop::{EfRows, OefCoop};
 pub use oef_noncoop::OefNonCoop;
+pub use partial_allocation::PartialAllocation;
 
 use crate::lp::LpError;
 use crate::{Allocation, Instance};
@@ -37,6 +41,8 @@ use std::fmt;
 pub struct Solution {
     pub allocation: Allocation,
     pub objective: f64,
+    /// Prices and kept fractions, from the market mechanisms (nash-welfare, partial-allocation).
+    pub market: Option<Market>,
 }
 
 /// Why a policy could not produce an allocation.
@@ -144,6 +150,8 @@ pub fn all() -> Vec<&'static dyn Policy> {
             ef_rows: EfRows::Lazy,
         },
         &OefNonCoop,
+        &NashWelfare,
+        &PartialAllocation,
         &GavelLas,
         &GavelLasAgnostic,
         &GavelWaterFilling,

@@ -91,6 +91,7 @@ impl Policy for OefCoop {
         Ok(Solution {
             objective: allocation.efficiency(inst),
             allocation,
+            market: None,
         })
     }
 }

@@ -59,6 +59,7 @@ impl Policy for OefNonCoop {
         Ok(Solution {
             objective: sol.value(t),
             allocation: m.read(&sol),
+            market: None,
         })
     }
 }

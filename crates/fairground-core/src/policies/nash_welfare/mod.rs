@@ -1,0 +1,269 @@
+//! Nash welfare: the Eisenberg–Gale program, solved by clarabel's interior point over exponential
+//! cones (a convex program, not an LP), with the GPU prices read from its duals.
+//!
+//! ```text
+//! maximise   sum_i w_i ln u_i(g_i)                     Nash welfare, u_i(x) = sum_j s_ij x_j
+//! subject to sum_i g_ij <= n_j         (price p_j)     capacity
+//!            sum_j g_ij <= d_i         (price q_i)     cap, when tenant i has one
+//!            g_ij >= 0
+//! ```
+//!
+//! With linear utilities and no caps this is the competitive equilibrium from equal incomes
+//! (Eisenberg and Gale 1959): each tenant spends its budget w_i on GPUs priced p_j, buying only
+//! types of the best speedup per price, and every GPU valued by anyone is sold
+//! (sum_j p_j n_j = sum_i w_i). A cap adds q_i to the price tenant i pays per GPU of any type.
+//!
+//! **Why trust the answer.** The interior point stops at a tolerance, so every answer is
+//! certified by weak duality, recomputed from the prices in [`Market::dual_bound`]: for any
+//! p, q >= 0 the Lagrangian dual
+//!
+//! ```text
+//! D(p, q) = sum_j p_j n_j + sum_i q_i d_i + sum_i w_i (ln(w_i r_i) - 1),
+//!           r_i = max_j s_ij / (p_j + q_i)          (tenant i's best speedup per price)
+//! ```
+//!
+//! bounds the Nash welfare of every feasible allocation from above. An answer is shown only when
+//! its Nash welfare is within [`TOLERANCE`] x sum_i w_i of that bound: the weighted geometric mean
+//! of the utilities is then within a relative 1e-6 of the optimum.
+//!
+//! Every tenant can reach a positive utility (validation refuses a tenant that runs nowhere, and
+//! caps are > 0), so the program always has a finite optimum.
+
+mod polish;
+
+use super::{Policy, PolicyError, Solution};
+use crate::fairness::TOLERANCE;
+use crate::{Allocation, Instance};
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{
+    DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+};
+use serde::{Deserialize, Serialize};
+
+/// The prices of an equilibrium, and what a mechanism built on it reports beside its allocation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Market {
+    /// p_j: the price of one GPU of type j, in budget units (tenant i's budget is w_i), from the
+    /// capacity row's dual. 0 for a type with no GPUs or one nobody can use.
+    pub prices: Vec<f64>,
+    /// q_i: the extra price per GPU tenant i pays because its cap binds (0 when uncapped or when
+    /// the cap does not bind).
+    pub cap_prices: Vec<f64>,
+    /// sum_i w_i ln u_i(g_i) of the Nash-welfare allocation.
+    pub nash_welfare: f64,
+    /// D(p, q), the dual bound above: no allocation has more Nash welfare.
+    pub dual_bound: f64,
+    /// partial-allocation only: f_i, the fraction of its Nash-welfare bundle tenant i keeps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept_fraction: Option<Vec<f64>>,
+    /// partial-allocation only: GPUs of each type left unallocated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unallocated: Option<Vec<f64>>,
+}
+
+/// Maximum Nash welfare (Eisenberg–Gale), reported with the equilibrium prices.
+pub struct NashWelfare;
+
+impl Policy for NashWelfare {
+    fn name(&self) -> &'static str {
+        "nash-welfare"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Nash welfare (Eisenberg-Gale): equilibrium from equal weighted incomes, with GPU prices"
+    }
+
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+        let (allocation, market) = equilibrium(inst)?;
+        Ok(Solution {
+            objective: market.nash_welfare,
+            allocation,
+            market: Some(market),
+        })
+    }
+
+    /// The answer is within the tolerance of its dual bound (module docs).
+    fn check_defining(&self, inst: &Instance, sol: &Solution) -> Result<(), String> {
+        certify(inst, &sol.allocation, sol.market.as_ref())
+    }
+}
+
+/// Recomputes the Nash welfare of `g` and the dual bound of `market`'s prices from their
+/// definitions, and checks the gap: the optimality certificate of the module docs.
+pub(crate) fn certify(
+    inst: &Instance,
+    g: &Allocation,
+    market: Option<&Market>,
+) -> Result<(), String> {
+    let market = market.ok_or("no prices came with the allocation, so it cannot be certified")?;
+    let welfare = nash_welfare(inst, g);
+    let bound = dual_bound(inst, &market.prices, &market.cap_prices);
+    let total_weight: f64 = inst.weight.iter().sum();
+    let gap = (bound - welfare) / total_weight;
+    if gap.is_finite() && gap <= TOLERANCE {
+        Ok(())
+    } else {
+        Err(format!(
+            "its Nash welfare {welfare:.9} is {gap:e} (per unit of weight) below the dual bound \
+             {bound:.9} of its prices, more than the tolerance {TOLERANCE:e}"
+        ))
+    }
+}
+
+/// sum_i w_i ln u_i(g_i) (minus infinity when someone gets nothing).
+pub fn nash_welfare(inst: &Instance, g: &Allocation) -> f64 {
+    (0..inst.tenants())
+        .map(|i| inst.weight[i] * inst.utility(i, &g.gpus[i]).ln())
+        .sum()
+}
+
+/// D(p, q) of the module docs, from the definition; +infinity when a tenant can use a type at no
+/// price (then no finite bound follows from these prices).
+pub fn dual_bound(inst: &Instance, prices: &[f64], cap_prices: &[f64]) -> f64 {
+    let mut bound: f64 = prices.iter().zip(&inst.count).map(|(p, n)| p * n).sum();
+    for (i, &q) in cap_prices.iter().enumerate() {
+        if let Some(d) = inst.cap[i] {
+            bound += q * d;
+        }
+        let best = (0..inst.types())
+            .filter(|&j| inst.count[j] > 0.0 && inst.speedup[i][j] > 0.0)
+            .map(|j| inst.speedup[i][j] / (prices[j] + q))
+            .fold(0.0_f64, f64::max);
+        bound += inst.weight[i] * ((inst.weight[i] * best).ln() - 1.0);
+    }
+    bound
+}
+
+/// Solves the Eisenberg–Gale program. Variables, in the order clarabel sees them: y_ij for each
+/// pair with n_j > 0 and s_ij > 0 (a pair worth nothing to i stays at 0), g_ij = e_ij y_ij with
+/// e_ij tenant i's capped equal split (so y is about 1 and the solver's absolute tolerances are
+/// relative); then t_i, the epigraph of ln(u_i / u_i(e_i)) (dividing u_i by a constant moves
+/// every ln by a constant: same optimum, same prices, and u / u(e) is about 1).
+///
+/// ```text
+/// minimise   -sum_i (w_i / W) t_i
+/// subject to sum_i (e_ij / n_j) y_ij <= 1          capacity, divided by n_j
+///            sum_j (e_ij / d_i) y_ij <= 1          caps, divided by d_i
+///            -y_ij <= 0
+///            (t_i, 1, sum_j s_ij e_ij y_ij / u_i(e_i)) in K_exp    t_i <= ln(u_i / u_i(e_i))
+/// ```
+///
+/// A capacity row's dual z_j is the price in units of the objective: p_j = W z_j / n_j. The
+/// answer is then polished by Newton's method on its optimality conditions (polish.rs).
+pub(crate) fn equilibrium(inst: &Instance) -> Result<(Allocation, Market), PolicyError> {
+    let (n, m) = (inst.tenants(), inst.types());
+    let total_weight: f64 = inst.weight.iter().sum();
+    let share: Vec<Vec<f64>> = (0..n).map(|i| inst.equal_split(i)).collect();
+    let target: Vec<f64> = (0..n).map(|i| inst.utility(i, &share[i])).collect();
+    let pairs: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (0..m).map(move |j| (i, j)))
+        .filter(|&(i, j)| inst.count[j] > 0.0 && inst.speedup[i][j] > 0.0)
+        .collect();
+    let types: Vec<usize> = (0..m).filter(|&j| inst.count[j] > 0.0).collect();
+    let capped: Vec<usize> = (0..n).filter(|&i| inst.cap[i].is_some()).collect();
+    let row_of_type = |j: usize| types.iter().position(|&t| t == j);
+    let row_of_cap = |i: usize| capped.iter().position(|&t| t == i).map(|r| types.len() + r);
+    let linear_rows = types.len() + capped.len() + pairs.len();
+    let cone_row = |i: usize| linear_rows + 3 * i;
+    let vars = pairs.len() + n;
+
+    let (mut rows, mut cols, mut vals) = (vec![], vec![], vec![]);
+    for (v, &(i, j)) in pairs.iter().enumerate() {
+        let e = share[i][j];
+        let mut put = |row: usize, value: f64| {
+            rows.push(row);
+            cols.push(v);
+            vals.push(value);
+        };
+        if let Some(r) = row_of_type(j) {
+            put(r, e / inst.count[j]);
+        }
+        if let (Some(r), Some(d)) = (row_of_cap(i), inst.cap[i]) {
+            put(r, e / d);
+        }
+        put(types.len() + capped.len() + v, -1.0);
+        put(cone_row(i) + 2, -inst.speedup[i][j] * e / target[i]);
+    }
+    for i in 0..n {
+        rows.push(cone_row(i));
+        cols.push(pairs.len() + i);
+        vals.push(-1.0);
+    }
+    let total_rows = linear_rows + 3 * n;
+    let a = CscMatrix::new_from_triplets(total_rows, vars, rows, cols, vals);
+    let mut b = vec![0.0; total_rows];
+    b[..types.len() + capped.len()].fill(1.0);
+    for i in 0..n {
+        b[cone_row(i) + 1] = 1.0;
+    }
+    let mut c = vec![0.0; vars];
+    for i in 0..n {
+        c[pairs.len() + i] = -inst.weight[i] / total_weight;
+    }
+    let p = CscMatrix::<f64>::zeros((vars, vars));
+    let mut cones = vec![SupportedConeT::NonnegativeConeT(linear_rows)];
+    cones.extend((0..n).map(|_| SupportedConeT::ExponentialConeT()));
+    // Tighter than clarabel's defaults (1e-8): the answer must certify to 1e-6 of the bound.
+    let settings = DefaultSettingsBuilder::default()
+        .verbose(false)
+        .tol_gap_abs(1e-11)
+        .tol_gap_rel(1e-11)
+        .tol_feas(1e-10)
+        .max_iter(200)
+        .build()
+        .map_err(|e| PolicyError::Solver(format!("clarabel settings: {e:?}")))?;
+    let mut solver = DefaultSolver::new(&p, &c, &a, &b, &cones, settings)
+        .map_err(|e| PolicyError::Solver(format!("clarabel: {e:?}")))?;
+    solver.solve();
+    let sol = &solver.solution;
+    match sol.status {
+        SolverStatus::Solved | SolverStatus::AlmostSolved => {}
+        status => {
+            return Err(PolicyError::Solver(format!(
+                "the Nash-welfare program ended {status:?}"
+            )))
+        }
+    }
+    let mut allocation = Allocation::zeros(n, m);
+    for (v, &(i, j)) in pairs.iter().enumerate() {
+        allocation.gpus[i][j] = share[i][j] * sol.x[v].max(0.0);
+    }
+    let mut prices = vec![0.0; m];
+    for (r, &j) in types.iter().enumerate() {
+        prices[j] = total_weight * sol.z[r].max(0.0) / inst.count[j];
+    }
+    let mut cap_prices = vec![0.0; n];
+    for (r, &i) in capped.iter().enumerate() {
+        let d = inst.cap[i].unwrap_or(1.0);
+        cap_prices[i] = total_weight * sol.z[types.len() + r].max(0.0) / d;
+    }
+    let ipm = Market {
+        nash_welfare: nash_welfare(inst, &allocation),
+        dual_bound: dual_bound(inst, &prices, &cap_prices),
+        prices,
+        cap_prices,
+        kept_fraction: None,
+        unallocated: None,
+    };
+    // The polish is kept when it is feasible and certifies at least as tightly (polish.rs).
+    if let Some(p) = polish::polish(inst, &share, &allocation.gpus) {
+        let polished = Allocation { gpus: p.gpus };
+        let market = Market {
+            nash_welfare: nash_welfare(inst, &polished),
+            dual_bound: dual_bound(inst, &p.prices, &p.cap_prices),
+            prices: p.prices,
+            cap_prices: p.cap_prices,
+            kept_fraction: None,
+            unallocated: None,
+        };
+        let gap = market.dual_bound - market.nash_welfare;
+        let used = polished.used(m);
+        let within = |held: f64, most: f64| held <= most * (1.0 + 1e-12);
+        let fits = (0..m).all(|j| within(used[j], inst.count[j]))
+            && (0..n).all(|i| inst.cap[i].is_none_or(|d| within(polished.gpus[i].iter().sum(), d)));
+        if fits && gap.is_finite() && gap <= ipm.dual_bound - ipm.nash_welfare {
+            return Ok((polished, market));
+        }
+    }
+    Ok((allocation, ipm))
+}

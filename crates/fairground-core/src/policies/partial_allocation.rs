@@ -1,0 +1,130 @@
+//! Cole, Gkatzelis and Goel's partial allocation mechanism (EC 2013), weighted: each tenant keeps
+//! a fraction of its Nash-welfare bundle, the rest is left unallocated, and that makes lying
+//! unprofitable.
+//!
+//! ```text
+//! x*     = the Nash-welfare allocation (nash_welfare.rs)
+//! x*_-i  = the Nash-welfare allocation of the same cluster without tenant i
+//! f_i    = ( prod_{k != i} u_k(x*)^w_k / prod_{k != i} u_k(x*_-i)^w_k )^(1 / w_i)
+//! g_i    = f_i x*_i
+//! ```
+//!
+//! f_i is in (0, 1]: x*_-i maximises the others' weighted product, so x* gives them no more. The
+//! root 1 / w_i keeps f unchanged when every weight is scaled by one factor; with equal weights
+//! it is the paper's rule, which gives each tenant at least 1/e of its Nash-welfare utility.
+//!
+//! **Why it is strategy-proof.** Tenant i's utility is f_i u_i(x*_i), and
+//! (f_i u_i(x*_i))^w_i = u_i(x*_i)^w_i prod_{k != i} u_k(x*_k)^w_k / prod_{k != i} u_k(x*_-i)^w_k.
+//! The denominator does not depend on i's report; the numerator is the Nash welfare of x* judged
+//! by i's true utility, which the truthful x* maximises over every allocation, including the one
+//! a lie produces. Caps do not change this: they bound the feasible set whatever i reports.
+//!
+//! Costs n + 1 Nash-welfare solves; each is certified by its dual bound.
+
+use super::nash_welfare::{certify, equilibrium, Market};
+use super::{Policy, PolicyError, Solution};
+use crate::fairness::TOLERANCE;
+use crate::{Allocation, Instance};
+
+pub struct PartialAllocation;
+
+impl Policy for PartialAllocation {
+    fn name(&self) -> &'static str {
+        "partial-allocation"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Partial allocation (Cole-Gkatzelis-Goel): a fraction of the Nash-welfare bundle, strategy-proof"
+    }
+
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+        let (star, market) = equilibrium(inst)?;
+        certify(inst, &star, Some(&market)).map_err(|why| {
+            PolicyError::Unreliable(format!(
+                "partial-allocation: the Nash-welfare allocation: {why}"
+            ))
+        })?;
+        let n = inst.tenants();
+        let ln_u: Vec<f64> = (0..n)
+            .map(|k| inst.utility(k, &star.gpus[k]).ln())
+            .collect();
+        let mut kept = vec![1.0; n];
+        for (i, f) in kept.iter_mut().enumerate() {
+            if n == 1 {
+                break;
+            }
+            let others = inst.without(i);
+            let (without, sub_market) = equilibrium(&others)?;
+            certify(&others, &without, Some(&sub_market)).map_err(|why| {
+                PolicyError::Unreliable(format!(
+                    "partial-allocation: the Nash-welfare allocation without '{}': {why}",
+                    inst.tenant_names[i]
+                ))
+            })?;
+            // Others are re-indexed without i: k < i keeps its index, k > i moves down one.
+            let loss: f64 = (0..n)
+                .filter(|&k| k != i)
+                .map(|k| {
+                    let sub = if k < i { k } else { k - 1 };
+                    let u_without = others.utility(sub, &without.gpus[sub]);
+                    inst.weight[k] * (ln_u[k] - u_without.ln())
+                })
+                .sum();
+            *f = (loss / inst.weight[i]).exp().min(1.0);
+        }
+        let gpus: Vec<Vec<f64>> = star
+            .gpus
+            .iter()
+            .zip(&kept)
+            .map(|(row, f)| row.iter().map(|g| g * f).collect())
+            .collect();
+        let allocation = Allocation { gpus };
+        let used = allocation.used(inst.types());
+        let unallocated = inst
+            .count
+            .iter()
+            .zip(&used)
+            .map(|(n, u)| (n - u).max(0.0))
+            .collect();
+        Ok(Solution {
+            objective: super::nash_welfare::nash_welfare(inst, &allocation),
+            allocation,
+            market: Some(Market {
+                kept_fraction: Some(kept),
+                unallocated: Some(unallocated),
+                ..market
+            }),
+        })
+    }
+
+    /// The fractions are in (0, 1] and the bundles, scaled back up by them, are the certified
+    /// Nash-welfare allocation.
+    fn check_defining(&self, inst: &Instance, sol: &Solution) -> Result<(), String> {
+        let market = sol
+            .market
+            .as_ref()
+            .ok_or("no fractions came with the allocation")?;
+        let kept = market
+            .kept_fraction
+            .as_ref()
+            .ok_or("no fractions came with the allocation")?;
+        if let Some(i) =
+            (0..inst.tenants()).find(|&i| !(kept[i] > 0.0 && kept[i] <= 1.0 + TOLERANCE))
+        {
+            return Err(format!(
+                "'{}' keeps a fraction {} of its bundle, outside (0, 1]",
+                inst.tenant_names[i], kept[i]
+            ));
+        }
+        let star = Allocation {
+            gpus: sol
+                .allocation
+                .gpus
+                .iter()
+                .zip(kept)
+                .map(|(row, f)| row.iter().map(|g| g / f).collect())
+                .collect(),
+        };
+        certify(inst, &star, Some(market))
+    }
+}

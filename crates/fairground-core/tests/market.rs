@@ -1,0 +1,245 @@
+//! Nash welfare (Eisenberg–Gale) and the partial allocation mechanism against equilibria solved on
+//! paper, and the mechanism's published guarantees (strategy-proofness, 1/e) on random scenarios.
+
+use fairground_core::policies::{self, Market};
+use fairground_core::properties::{self, SpProbeConfig};
+use fairground_core::{Instance, Scenario, Solution};
+use proptest::prelude::*;
+
+fn scenario(a: [f64; 2], b: [f64; 2], weights: [f64; 2], cap_a: Option<f64>) -> Scenario {
+    let cap = cap_a.map_or(String::new(), |c| format!(r#", "max_gpus": {c}"#));
+    Scenario::from_json(&format!(
+        r#"{{"gpu_types": [{{"name": "slow", "count": 1}}, {{"name": "fast", "count": 1}}],
+            "tenants": [{{"name": "A", "throughput": [{}, {}], "weight": {}{cap}}},
+                        {{"name": "B", "throughput": [{}, {}], "weight": {}}}]}}"#,
+        a[0], a[1], weights[0], b[0], b[1], weights[1]
+    ))
+    .unwrap()
+}
+
+fn solve(policy: &str, inst: &Instance) -> (Solution, Market) {
+    let sol = policies::by_name(policy).unwrap().solve(inst).unwrap();
+    let market = sol.market.clone().expect("a market policy reports prices");
+    (sol, market)
+}
+
+fn near(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+fn assert_near(what: &str, got: &[f64], want: &[f64]) {
+    assert!(
+        got.len() == want.len() && got.iter().zip(want).all(|(g, w)| near(*g, *w)),
+        "{what}: got {got:?}, want {want:?}"
+    );
+}
+
+#[test]
+fn nash_welfare_two_by_two_by_hand() {
+    // A = (1, 3), B = (1, 2), budgets 1 each, so p_slow + p_fast = 2. A buys only fast GPUs, B the
+    // slow one and the rest of the fast one; B spends on both only if 1 / p_slow = 2 / p_fast, so
+    // p = (2/3, 4/3). A's budget buys 1 / (4/3) = 3/4 fast; B: slow (2/3) + 1/4 fast (1/3).
+    // A's best buy is fast indeed (3 / (4/3) = 2.25 > 1 / (2/3) = 1.5). u = (2.25, 1.5).
+    let inst = scenario([1.0, 3.0], [1.0, 2.0], [1.0, 1.0], None)
+        .instance()
+        .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    assert_near("A", &sol.allocation.gpus[0], &[0.0, 0.75]);
+    assert_near("B", &sol.allocation.gpus[1], &[1.0, 0.25]);
+    assert_near("prices", &market.prices, &[2.0 / 3.0, 4.0 / 3.0]);
+    assert!(
+        near(sol.objective, 2.25f64.ln() + 1.5f64.ln()),
+        "{}",
+        sol.objective
+    );
+    assert!(near(market.dual_bound, sol.objective));
+}
+
+#[test]
+fn nash_welfare_weighted_by_hand() {
+    // w = (2, 1): budgets 2 and 1, p_slow + p_fast = 3. A takes the fast GPU, B the slow one:
+    // stationarity w_i s_ij / u_i = p_j on what each holds gives p_fast = 2 x 3 / 3 = 2 and
+    // p_slow = 1 x 1 / 1 = 1; A's slow (2/3 < 1) and B's fast (2/1 = 2 <= 2) buy no better.
+    let inst = scenario([1.0, 3.0], [1.0, 2.0], [2.0, 1.0], None)
+        .instance()
+        .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    assert_near("A", &sol.allocation.gpus[0], &[0.0, 1.0]);
+    assert_near("B", &sol.allocation.gpus[1], &[1.0, 0.0]);
+    assert_near("prices", &market.prices, &[1.0, 2.0]);
+}
+
+#[test]
+fn nash_welfare_with_a_binding_cap_by_hand() {
+    // A capped at half a GPU takes half the fast one (u_A = 1.5); B the rest (u_B = 1 + 2 x 0.5 = 2).
+    // B holds both types: p = (1/2, 2/2) = (0.5, 1). A's fast: 3 / 1.5 = 2 = p_fast + q_A, q_A = 1.
+    // Incomes: 0.5 x 1 + 1 x 1 + 1 x 0.5 = 2 = w_A + w_B.
+    let inst = scenario([1.0, 3.0], [1.0, 2.0], [1.0, 1.0], Some(0.5))
+        .instance()
+        .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    assert_near("A", &sol.allocation.gpus[0], &[0.0, 0.5]);
+    assert_near("B", &sol.allocation.gpus[1], &[1.0, 0.5]);
+    assert_near("prices", &market.prices, &[0.5, 1.0]);
+    assert_near("cap prices", &market.cap_prices, &[1.0, 0.0]);
+}
+
+#[test]
+fn partial_allocation_fractions_by_hand() {
+    // Equal weights, the first case above: u* = (2.25, 1.5). Without A, B takes both GPUs
+    // (u_B = 3); without B, A does (u_A = 1 + 3 = 4). f_A = 1.5 / 3 = 1/2, f_B = 2.25 / 4 = 9/16.
+    let inst = scenario([1.0, 3.0], [1.0, 2.0], [1.0, 1.0], None)
+        .instance()
+        .unwrap();
+    let (sol, market) = solve("partial-allocation", &inst);
+    assert_near(
+        "kept",
+        market.kept_fraction.as_ref().unwrap(),
+        &[0.5, 0.5625],
+    );
+    assert_near("A", &sol.allocation.gpus[0], &[0.0, 0.375]);
+    assert_near("B", &sol.allocation.gpus[1], &[0.5625, 0.140625]);
+    assert_near(
+        "unallocated",
+        market.unallocated.as_ref().unwrap(),
+        &[0.4375, 0.484375],
+    );
+    // Weighted, w = (2, 1): u* = (3, 1), alone u_B = 3 and u_A = 4.
+    // f_A = (1/3)^(1/2), f_B = (3/4)^(2/1).
+    let inst = scenario([1.0, 3.0], [1.0, 2.0], [2.0, 1.0], None)
+        .instance()
+        .unwrap();
+    let (_, market) = solve("partial-allocation", &inst);
+    assert_near(
+        "weighted kept",
+        market.kept_fraction.as_ref().unwrap(),
+        &[(1.0f64 / 3.0).sqrt(), 0.5625],
+    );
+}
+
+#[test]
+fn partial_allocation_keeps_fractions_when_weights_scale() {
+    let base = scenario([1.0, 3.0], [1.0, 2.0], [2.0, 1.0], None);
+    let scaled = scenario([1.0, 3.0], [1.0, 2.0], [20.0, 10.0], None);
+    let (_, a) = solve("partial-allocation", &base.instance().unwrap());
+    let (_, b) = solve("partial-allocation", &scaled.instance().unwrap());
+    assert_near(
+        "scaled",
+        b.kept_fraction.as_ref().unwrap(),
+        a.kept_fraction.as_ref().unwrap(),
+    );
+}
+
+/// A random scenario: 2-4 types of 1-8 GPUs, 2-5 tenants with throughputs 1-8 per GPU, equal
+/// weights (the 1/e bound is the unweighted mechanism's), optionally capped.
+fn random_scenario(weighted: bool) -> impl Strategy<Value = Scenario> {
+    (2usize..=4, 2usize..=5).prop_flat_map(move |(types, tenants)| {
+        (
+            prop::collection::vec(1u32..=8, types),
+            prop::collection::vec(
+                (
+                    prop::collection::vec(1.0f64..8.0, types),
+                    if weighted {
+                        0.5f64..4.0
+                    } else {
+                        1.0f64..1.0001
+                    },
+                ),
+                tenants,
+            ),
+        )
+            .prop_map(move |(counts, tenants)| {
+                let types: Vec<String> = counts
+                    .iter()
+                    .enumerate()
+                    .map(|(j, n)| format!(r#"{{"name": "t{j}", "count": {n}}}"#))
+                    .collect();
+                let tenants: Vec<String> = tenants
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (row, w))| {
+                        let w = if weighted { *w } else { 1.0 };
+                        format!(r#"{{"name": "u{i}", "throughput": {row:?}, "weight": {w}}}"#)
+                    })
+                    .collect();
+                Scenario::from_json(&format!(
+                    r#"{{"gpu_types": [{}], "tenants": [{}]}}"#,
+                    types.join(","),
+                    tenants.join(",")
+                ))
+                .unwrap()
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Cole, Gkatzelis, Goel (EC 2013), Theorem: with equal weights every tenant keeps at least
+    /// 1/e of its Nash-welfare utility. Recomputed here from the two allocations' utilities.
+    #[test]
+    fn partial_allocation_keeps_at_least_one_over_e(s in random_scenario(false)) {
+        let inst = s.instance().unwrap();
+        let nw = policies::by_name("nash-welfare").unwrap().solve(&inst).unwrap();
+        let pa = policies::by_name("partial-allocation").unwrap().solve(&inst).unwrap();
+        for i in 0..inst.tenants() {
+            let kept = inst.utility(i, &pa.allocation.gpus[i]) / inst.utility(i, &nw.allocation.gpus[i]);
+            prop_assert!(kept >= (-1.0f64).exp() * (1.0 - 1e-6) && kept <= 1.0 + 1e-6,
+                "tenant {i} keeps {kept}");
+        }
+    }
+
+    /// CEEI with budgets w_i: every tenant gets its equal split's worth (SI) and envies no one's
+    /// bundle per unit of weight (weighted EF), and no one can be made better off for free (PE);
+    /// checked from the definitions here, not through the checker.
+    #[test]
+    fn nash_welfare_is_si_ef_and_pe(s in random_scenario(true)) {
+        let inst = s.instance().unwrap();
+        let g = policies::by_name("nash-welfare").unwrap().solve(&inst).unwrap().allocation;
+        let total_w: f64 = inst.weight.iter().sum();
+        let u = |i: usize, k: usize| -> f64 {
+            g.gpus[k].iter().zip(&inst.speedup[i]).map(|(x, s)| x * s).sum()
+        };
+        for i in 0..inst.tenants() {
+            let share: f64 = inst.count.iter().zip(&inst.speedup[i])
+                .map(|(n, s)| n * inst.weight[i] / total_w * s).sum();
+            prop_assert!(u(i, i) >= share * (1.0 - 1e-6), "SI: {i} gets {} < {share}", u(i, i));
+            for k in 0..inst.tenants() {
+                prop_assert!(u(i, i) / inst.weight[i] >= u(i, k) / inst.weight[k] * (1.0 - 1e-6),
+                    "EF: {i} envies {k}: {} vs {}", u(i, i) / inst.weight[i], u(i, k) / inst.weight[k]);
+            }
+        }
+        let report = properties::check(&inst, &g);
+        prop_assert_eq!(report.pareto_efficiency.holds, Some(true));
+    }
+}
+
+#[test]
+fn partial_allocation_probe_finds_no_profitable_lie() {
+    // The three-tenant, three-type scenario below gives oef-noncoop's and gavel-las's probes
+    // profitable lies; the mechanism's must find none.
+    let s = Scenario::from_json(
+        r#"{"gpu_types": [{"name": "k80", "count": 2}, {"name": "p100", "count": 2}, {"name": "v100", "count": 1}],
+            "tenants": [{"name": "a", "throughput": [1, 2, 4]},
+                        {"name": "b", "throughput": [1, 1.5, 2], "weight": 2},
+                        {"name": "c", "throughput": [1, 3, 3.5], "max_gpus": 2}]}"#,
+    )
+    .unwrap();
+    let probe = properties::sp_probe(
+        &s,
+        policies::by_name("partial-allocation").unwrap(),
+        &SpProbeConfig::default(),
+    );
+    assert!(probe.misreports_tried > 50, "{}", probe.misreports_tried);
+    assert!(probe.no_lie_found, "{:?}", probe.best);
+    // The probe is not blind: Nash welfare itself is manipulable here.
+    let nw = properties::sp_probe(
+        &s,
+        policies::by_name("nash-welfare").unwrap(),
+        &SpProbeConfig::default(),
+    );
+    assert!(
+        !nw.no_lie_found,
+        "expected a profitable lie against nash-welfare"
+    );
+}
