@@ -66,6 +66,17 @@ enum Command {
         #[arg(long)]
         sp_probe: bool,
     },
+    /// The price of fairness: the most efficient allocation under eps-relaxed SI, EF and both,
+    /// for eps from 0 to 1, with every policy placed on the same axes.
+    Frontier {
+        scenario: PathBuf,
+        /// Grid step in eps (each point an exact LP optimum; must divide 1 into whole steps).
+        #[arg(long, default_value_t = fairground_core::frontier::DEFAULT_STEP)]
+        step: f64,
+        /// Print one JSON object instead of tables.
+        #[arg(long)]
+        json: bool,
+    },
     /// Replay a workload on a cluster under one or more scheduling policies.
     Simulate(Box<simulate::SimulateArgs>),
     /// List the policies.
@@ -93,6 +104,23 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Simulate(args) => simulate::run(*args),
+        Command::Frontier {
+            scenario,
+            step,
+            json,
+        } => {
+            let (_, inst) = load(&scenario)?;
+            let f = fairground_core::frontier::frontier(&inst, step)?;
+            if json {
+                out!("{}", to_json(&f)?);
+            } else {
+                print_frontier(&f);
+            }
+            for failure in &f.failed {
+                eprintln!("fairground: not placed: {failure}");
+            }
+            Ok(())
+        }
         Command::Solve {
             scenario,
             policy,
@@ -210,6 +238,9 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
         }
         out!(" {:>9.4} {:>9.4}", r.utility[i], r.metrics.si_ratio[i]);
     }
+    if let Some(market) = &r.market {
+        print_market(inst, market);
+    }
     let p = &r.properties;
     let name = |i: usize| inst.tenant_names[i].as_str();
     out!(
@@ -249,6 +280,83 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
                 name(lie.tenant), lie.gain, lie.truthful_utility, lie.lying_utility, lie.reported
             ),
         }
+    }
+}
+
+fn print_frontier(f: &fairground_core::frontier::Frontier) {
+    out!(
+        "most efficient allocation (sum of normalised throughputs) under guarantees relaxed by eps; \
+         exact LP optima every {} in eps",
+        f.step
+    );
+    out_part!("{:>6}", "eps");
+    for c in &f.curves {
+        out_part!(" {:>11}", c.guarantee.label());
+    }
+    out!();
+    for (k, eps) in f.eps.iter().enumerate() {
+        out_part!("{eps:>6.3}");
+        for c in &f.curves {
+            out_part!(" {:>11.5}", c.efficiency[k]);
+        }
+        out!();
+    }
+    for c in &f.curves {
+        out!(
+            "price of fairness, {}: {:.2}% of the maximum efficiency {:.5}",
+            c.guarantee.label(),
+            100.0 * c.price_of_fairness,
+            f.max_efficiency
+        );
+    }
+    out!(
+        "{:<22} {:>11} {:>8} {:>8} {:>8}",
+        "policy",
+        "efficiency",
+        "eps SI",
+        "eps EF",
+        "eps both"
+    );
+    for p in &f.policies {
+        out!(
+            "{:<22} {:>11.5} {:>8.4} {:>8.4} {:>8.4}",
+            p.policy,
+            p.efficiency,
+            p.eps_sharing_incentive,
+            p.eps_envy_freeness,
+            p.eps_both
+        );
+    }
+}
+
+/// The equilibrium prices (nash-welfare) and the kept fractions (partial-allocation).
+fn print_market(inst: &Instance, market: &policies::Market) {
+    let list = |names: &[String], values: &[f64]| {
+        names
+            .iter()
+            .zip(values)
+            .map(|(n, v)| format!("{n} {v:.6}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    out!(
+        "prices per GPU (each tenant's budget is its weight): {}",
+        list(&inst.type_names, &market.prices)
+    );
+    if market.cap_prices.iter().any(|&q| q > 0.0) {
+        out!(
+            "cap prices (added per GPU where a cap binds): {}",
+            list(&inst.tenant_names, &market.cap_prices)
+        );
+    }
+    if let Some(kept) = &market.kept_fraction {
+        out!(
+            "fraction of its Nash-welfare bundle each tenant keeps: {}",
+            list(&inst.tenant_names, kept)
+        );
+    }
+    if let Some(left) = &market.unallocated {
+        out!("GPUs left unallocated: {}", list(&inst.type_names, left));
     }
 }
 

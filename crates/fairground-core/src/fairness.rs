@@ -76,14 +76,56 @@ pub fn envy(inst: &Instance, alloc: &Allocation, i: usize, k: usize) -> f64 {
 /// i's envy of k relative to the larger of the two values compared (u_i(g_i)/w_i and
 /// u_i(g_k)/w_k): in [-1, 1], 0 when both are 0.
 pub fn relative_envy(inst: &Instance, alloc: &Allocation, i: usize, k: usize) -> f64 {
+    relaxed_relative_envy(inst, alloc, i, k, 1.0)
+}
+
+/// As [`relative_envy`], with k's bundle discounted by `factor` = 1 - eps: how far
+/// u_i(g_i)/w_i >= (1 - eps) u_i(g_k)/w_k is broken, relative to the larger side.
+pub fn relaxed_relative_envy(
+    inst: &Instance,
+    alloc: &Allocation,
+    i: usize,
+    k: usize,
+    factor: f64,
+) -> f64 {
     let own = inst.utility(i, &alloc.gpus[i]) / inst.weight[i];
-    let theirs = inst.utility(i, &alloc.gpus[k]) / inst.weight[k];
+    let theirs = factor * inst.utility(i, &alloc.gpus[k]) / inst.weight[k];
     let scale = own.abs().max(theirs.abs());
     if scale > 0.0 {
         (theirs - own) / scale
     } else {
         0.0
     }
+}
+
+/// The smallest eps for which `alloc` meets eps-relaxed sharing incentive,
+/// u_i(g_i) >= (1 - eps) u_i(e_i) for every i: max(0, max_i 1 - u_i(g_i) / u_i(e_i)).
+pub fn si_relaxation(inst: &Instance, alloc: &Allocation) -> f64 {
+    (0..inst.tenants())
+        .map(|i| relative_shortfall(inst, alloc, i))
+        .fold(0.0, f64::max)
+        .min(1.0)
+}
+
+/// The smallest eps for which `alloc` meets eps-relaxed envy-freeness,
+/// u_i(g_i)/w_i >= (1 - eps) u_i(g_k)/w_k for every required pair:
+/// max(0, max 1 - (u_i(g_i)/w_i) / (u_i(g_k)/w_k)).
+pub fn ef_relaxation(inst: &Instance, alloc: &Allocation) -> f64 {
+    let n = inst.tenants();
+    (0..n)
+        .flat_map(|i| (0..n).map(move |k| (i, k)))
+        .filter(|&(i, k)| must_not_envy(inst, i, k))
+        .map(|(i, k)| {
+            let own = inst.utility(i, &alloc.gpus[i]) / inst.weight[i];
+            let theirs = inst.utility(i, &alloc.gpus[k]) / inst.weight[k];
+            if theirs > 0.0 {
+                1.0 - own / theirs
+            } else {
+                0.0
+            }
+        })
+        .fold(0.0, f64::max)
+        .min(1.0)
 }
 
 /// Whether i envies k beyond [`TOLERANCE`] (whether or not EF requires it not to).

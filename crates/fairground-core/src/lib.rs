@@ -6,6 +6,7 @@
 
 pub mod allocation;
 pub mod fairness;
+pub mod frontier;
 pub mod lp;
 pub mod metrics;
 pub mod policies;

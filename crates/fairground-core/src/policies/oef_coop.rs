@@ -1,7 +1,8 @@
 use super::base::AllocationLp;
 use super::{Policy, PolicyError, Solution};
 use crate::fairness::{
-    meets_share, must_not_envy, relative_envy, relative_shortfall, si_target, LP_MARGIN, TOLERANCE,
+    meets_share, must_not_envy, relative_envy, relative_shortfall, relaxed_relative_envy,
+    si_target, LP_MARGIN, TOLERANCE,
 };
 use crate::lp::{Lp, LpSolution};
 use crate::Instance;
@@ -69,37 +70,75 @@ impl Policy for OefCoop {
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
-        let n = inst.tenants();
-        let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
+        most_efficient(inst, Relaxation::NONE, self.ef_rows)
+    }
+}
+
+/// How far each guarantee is relaxed: `Some(eps)` imposes it relaxed by eps (0 = exact),
+/// `None` drops it. oef-coop is both at 0; the price-of-fairness frontier sweeps eps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Relaxation {
+    pub sharing_incentive: Option<f64>,
+    pub envy_freeness: Option<f64>,
+}
+
+impl Relaxation {
+    /// Both guarantees, exactly: oef-coop.
+    pub const NONE: Relaxation = Relaxation {
+        sharing_incentive: Some(0.0),
+        envy_freeness: Some(0.0),
+    };
+}
+
+/// oef-coop's program with each guarantee relaxed by its eps (BACKGROUND.md's eps-relaxed
+/// properties):
+///
+/// ```text
+/// maximise   sum_i u_i(g_i)
+/// subject to base constraints
+///            u_i(g_i) >= (1 - eps_SI) u_i(e_i)                        for all i
+///            u_i(g_i) / w_i >= (1 - eps_EF) u_i(g_k) / w_k            for required (i, k)
+/// ```
+pub fn most_efficient(
+    inst: &Instance,
+    relax: Relaxation,
+    ef_rows: EfRows,
+) -> Result<Solution, PolicyError> {
+    let n = inst.tenants();
+    let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
+    if let Some(eps) = relax.sharing_incentive {
         for i in 0..n {
-            let target = si_target(inst, i);
+            let target = (1.0 - eps) * si_target(inst, i);
             let own = m.utility(inst, i, i, 1.0);
             m.lp.ge(own, target);
         }
-        let sol = if self.ef_rows == EfRows::Full {
+    }
+    let sol = match relax.envy_freeness {
+        None => m.lp.solve()?,
+        Some(eps) if ef_rows == EfRows::Full => {
             for i in 0..n {
                 for k in (0..n).filter(|&k| must_not_envy(inst, i, k)) {
-                    let row = ef_row(&m, inst, i, k);
+                    let row = ef_row(&m, inst, i, k, 1.0 - eps);
                     m.lp.ge(row, 0.0);
                 }
             }
             m.lp.solve()?
-        } else {
-            add_violated_rows(&m, inst, m.lp.solve()?)?
-        };
-        let allocation = m.read(&sol);
-        Ok(Solution {
-            objective: allocation.efficiency(inst),
-            allocation,
-            market: None,
-        })
-    }
+        }
+        Some(eps) => add_violated_rows(&m, inst, m.lp.solve()?, 1.0 - eps)?,
+    };
+    let allocation = m.read(&sol);
+    Ok(Solution {
+        objective: allocation.efficiency(inst),
+        allocation,
+        market: None,
+    })
 }
 
-/// u_i(g_i)/w_i - u_i(g_k)/w_k, as LP terms (>= 0 means i does not envy k).
-fn ef_row(m: &AllocationLp, inst: &Instance, i: usize, k: usize) -> crate::lp::Terms {
+/// u_i(g_i)/w_i - factor u_i(g_k)/w_k, as LP terms (>= 0 means i does not envy k's bundle
+/// discounted by `factor`).
+fn ef_row(m: &AllocationLp, inst: &Instance, i: usize, k: usize, factor: f64) -> crate::lp::Terms {
     let mut row = m.utility(inst, i, i, 1.0 / inst.weight[i]);
-    row.extend(m.utility(inst, i, k, -1.0 / inst.weight[k]));
+    row.extend(m.utility(inst, i, k, -factor / inst.weight[k]));
     row
 }
 
@@ -107,6 +146,7 @@ fn add_violated_rows(
     m: &AllocationLp,
     inst: &Instance,
     mut sol: LpSolution,
+    factor: f64,
 ) -> Result<LpSolution, PolicyError> {
     let n = inst.tenants();
     // Pairs still to check; a row in the LP holds to the solver's tolerance and is never added
@@ -122,7 +162,7 @@ fn add_violated_rows(
             // ranking this way needs ~25% fewer rows (BENCHMARKS.md). A row is added while the
             // envy is above the checker's tolerance times LP_MARGIN.
             for k in (0..n).filter(|&k| open_i[k]) {
-                let r = relative_envy(inst, &g, i, k);
+                let r = relaxed_relative_envy(inst, &g, i, k, factor);
                 if r > TOLERANCE * LP_MARGIN && worst.is_none_or(|(_, _, w)| r > w) {
                     worst = Some((i, k, r));
                 }
@@ -132,6 +172,6 @@ fn add_violated_rows(
             return Ok(sol);
         };
         open[i][k] = false;
-        sol = sol.add_ge(ef_row(m, inst, i, k), 0.0)?;
+        sol = sol.add_ge(ef_row(m, inst, i, k, factor), 0.0)?;
     }
 }

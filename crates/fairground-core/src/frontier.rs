@@ -1,0 +1,171 @@
+//! The price of fairness: the most efficient allocation under eps-relaxed guarantees, for eps from
+//! 0 (the guarantees exactly; with both, oef-coop) to 1 (no guarantee left: maximum efficiency),
+//! one curve per guarantee, with every named policy placed as a point.
+//!
+//! ```text
+//! E_G(eps) = max sum_i u_i(g_i)  over base-feasible g meeting guarantee G relaxed by eps:
+//!   SI:  u_i(g_i) >= (1 - eps) u_i(e_i)
+//!   EF:  u_i(g_i) / w_i >= (1 - eps) u_i(g_k) / w_k     (the required pairs)
+//! ```
+//!
+//! **Resolution.** E_G is computed at eps = 0, h, 2h, ..., 1 (h = `step`, 0.05 by default), each
+//! point an exact LP optimum; between grid points the curve is drawn straight. The SI curve is
+//! piecewise linear and concave (a parametric right-hand side), so its chords lie below it; the
+//! EF rows scale a coefficient, not a right-hand side, so no finite set of breakpoints is known.
+//! Every E_G is non-decreasing in eps (the feasible set grows), so a policy whose guarantees
+//! hold relaxed by eps has efficiency at most E_G at the next grid point above eps.
+//!
+//! A policy's point: its efficiency against the smallest eps at which it meets both guarantees
+//! ([`fairness::si_relaxation`], [`fairness::ef_relaxation`]; both are in the JSON).
+
+use crate::fairness;
+use crate::policies::{self, most_efficient, EfRows, PolicyError, Relaxation};
+use crate::Instance;
+use serde::{Deserialize, Serialize};
+
+/// The grid step when none is given.
+pub const DEFAULT_STEP: f64 = 0.05;
+/// The finest grid accepted (2,001 points per curve).
+pub const FINEST_STEP: f64 = 0.0005;
+
+/// The guarantees a curve imposes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Guarantee {
+    SharingIncentive,
+    EnvyFreeness,
+    Both,
+}
+
+impl Guarantee {
+    pub const ALL: [Guarantee; 3] = [
+        Guarantee::SharingIncentive,
+        Guarantee::EnvyFreeness,
+        Guarantee::Both,
+    ];
+
+    /// Short label for tables and legends.
+    pub fn label(self) -> &'static str {
+        match self {
+            Guarantee::SharingIncentive => "SI only",
+            Guarantee::EnvyFreeness => "EF only",
+            Guarantee::Both => "SI + EF",
+        }
+    }
+
+    fn relaxation(self, eps: f64) -> Relaxation {
+        let on = |yes: bool| yes.then_some(eps);
+        Relaxation {
+            sharing_incentive: on(self != Guarantee::EnvyFreeness),
+            envy_freeness: on(self != Guarantee::SharingIncentive),
+        }
+    }
+}
+
+/// One guarantee's curve over the grid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curve {
+    pub guarantee: Guarantee,
+    /// E_G(eps) at each grid point.
+    pub efficiency: Vec<f64>,
+    /// 1 - E_G(0) / E_G(1): the share of the maximum efficiency the exact guarantee costs.
+    pub price_of_fairness: f64,
+}
+
+/// A named policy on the same axes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PolicyPoint {
+    pub policy: String,
+    pub efficiency: f64,
+    /// The smallest eps at which it meets SI, EF, and both.
+    pub eps_sharing_incentive: f64,
+    pub eps_envy_freeness: f64,
+    pub eps_both: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frontier {
+    pub step: f64,
+    /// The grid: 0, step, ..., 1.
+    pub eps: Vec<f64>,
+    pub curves: Vec<Curve>,
+    pub max_efficiency: f64,
+    pub policies: Vec<PolicyPoint>,
+    /// Policies that could not be placed, with why.
+    pub failed: Vec<String>,
+}
+
+/// Checks a grid step: a number in [[`FINEST_STEP`], 1] that divides 1 into whole steps (to
+/// 1e-9), so the grid ends exactly at 1.
+pub fn check_step(step: f64) -> Result<usize, String> {
+    if !(step.is_finite() && (FINEST_STEP..=1.0).contains(&step)) {
+        return Err(format!(
+            "the eps step must be between {FINEST_STEP} and 1 (got {step})"
+        ));
+    }
+    let points = (1.0 / step).round();
+    if ((points * step) - 1.0).abs() > 1e-9 {
+        return Err(format!(
+            "the eps step must divide 1 into whole steps, like 0.05 or 0.1 (got {step})"
+        ));
+    }
+    Ok(points as usize)
+}
+
+/// Computes every curve at the grid of `step` and places every policy of [`policies::all`].
+pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
+    let intervals = check_step(step)?;
+    let eps: Vec<f64> = (0..=intervals)
+        .map(|k| k as f64 / intervals as f64)
+        .collect();
+    let mut curves = Vec::new();
+    for guarantee in Guarantee::ALL {
+        let efficiency = eps
+            .iter()
+            .map(|&e| {
+                most_efficient(inst, guarantee.relaxation(e), EfRows::Lazy)
+                    .map(|sol| sol.allocation.efficiency(inst))
+                    .map_err(|err: PolicyError| {
+                        format!("{} at eps = {e}: {err}", guarantee.label())
+                    })
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        let (first, last) = (efficiency[0], efficiency[efficiency.len() - 1]);
+        curves.push(Curve {
+            guarantee,
+            price_of_fairness: if last > 0.0 { 1.0 - first / last } else { 0.0 },
+            efficiency,
+        });
+    }
+    let max_efficiency = curves
+        .iter()
+        .filter_map(|c| c.efficiency.last().copied())
+        .fold(0.0, f64::max);
+    let mut points = Vec::new();
+    let mut failed = Vec::new();
+    for policy in policies::all() {
+        match policy.solve(inst) {
+            Ok(sol) => {
+                let g = &sol.allocation;
+                let si = fairness::si_relaxation(inst, g);
+                let ef = fairness::ef_relaxation(inst, g);
+                points.push(PolicyPoint {
+                    policy: policy.name().to_string(),
+                    efficiency: g.efficiency(inst),
+                    eps_sharing_incentive: si,
+                    eps_envy_freeness: ef,
+                    eps_both: si.max(ef),
+                });
+            }
+            Err(err) => failed.push(format!("{}: {err}", policy.name())),
+        }
+    }
+    Ok(Frontier {
+        step,
+        eps,
+        curves,
+        max_efficiency,
+        policies: points,
+        failed,
+    })
+}

@@ -1,0 +1,165 @@
+//! The price-of-fairness frontier: end points solved by hand, monotone curves, and every named
+//! policy on or below the curve of the guarantees it meets.
+
+use fairground_core::frontier::{self, Guarantee};
+use fairground_core::{Allocation, Instance, Scenario};
+use proptest::prelude::*;
+
+fn instance(json: &str) -> Instance {
+    Scenario::from_json(json).unwrap().instance().unwrap()
+}
+
+fn curve(f: &frontier::Frontier, g: Guarantee) -> &[f64] {
+    &f.curves
+        .iter()
+        .find(|c| c.guarantee == g)
+        .unwrap()
+        .efficiency
+}
+
+#[test]
+fn end_points_by_hand() {
+    // One slow and one fast GPU; A = (1, 3), B = (1, 2). Most efficient: the fast GPU to A,
+    // efficiency 3 + 1 = 4. With SI and EF exact the optimum is A = (0, 3/4), B = (1, 1/4):
+    // efficiency 3.75 (known_values.rs derives it).
+    let inst = instance(
+        r#"{"gpu_types": [{"name": "slow", "count": 1}, {"name": "fast", "count": 1}],
+            "tenants": [{"name": "A", "throughput": [1, 3]}, {"name": "B", "throughput": [1, 2]}]}"#,
+    );
+    let f = frontier::frontier(&inst, 0.25).unwrap();
+    assert_eq!(f.eps, vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+    let both = curve(&f, Guarantee::Both);
+    assert!((both[0] - 3.75).abs() < 1e-9, "{both:?}");
+    assert!((both[4] - 4.0).abs() < 1e-9, "{both:?}");
+    assert!((f.max_efficiency - 4.0).abs() < 1e-9);
+    // SI relaxed by eps: B needs 1 + 2 b >= (1 - eps) 1.5 of the fast share b it holds, so
+    // b = max(0, (0.5 - 1.5 eps) / 2) and efficiency 4 - b: 3.75 at 0, 3.9375 at 0.25, 4 from 1/3.
+    let si = curve(&f, Guarantee::SharingIncentive);
+    for (got, want) in si.iter().zip([3.75, 3.9375, 4.0, 4.0, 4.0]) {
+        assert!((got - want).abs() < 1e-9, "SI curve {si:?}");
+    }
+    let both = f
+        .curves
+        .iter()
+        .find(|c| c.guarantee == Guarantee::Both)
+        .unwrap();
+    assert!((both.price_of_fairness - (1.0 - 3.75 / 4.0)).abs() < 1e-9);
+    // gavel-max-sum gives everything to A: B gets nothing, so its SI needs eps = 1.
+    let max_sum = f
+        .policies
+        .iter()
+        .find(|p| p.policy == "gavel-max-sum")
+        .unwrap();
+    assert!(
+        (max_sum.eps_sharing_incentive - 1.0).abs() < 1e-9,
+        "{max_sum:?}"
+    );
+}
+
+#[test]
+fn bad_steps_are_refused() {
+    for bad in [0.0, -0.1, 0.3, 1.5, f64::NAN, 1e-5] {
+        assert!(frontier::check_step(bad).is_err(), "{bad} accepted");
+    }
+    assert_eq!(frontier::check_step(0.1), Ok(10));
+}
+
+fn random_instance() -> impl Strategy<Value = Instance> {
+    (2usize..=3, 2usize..=5).prop_flat_map(|(types, tenants)| {
+        (
+            prop::collection::vec(1u32..=6, types),
+            prop::collection::vec(
+                (
+                    prop::collection::vec(0.5f64..8.0, types),
+                    0.5f64..3.0,
+                    prop::option::of(0.5f64..6.0),
+                ),
+                tenants,
+            ),
+        )
+            .prop_map(|(counts, tenants)| {
+                let types: Vec<String> = counts
+                    .iter()
+                    .enumerate()
+                    .map(|(j, n)| format!(r#"{{"name": "t{j}", "count": {n}}}"#))
+                    .collect();
+                let tenants: Vec<String> = tenants
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (row, w, cap))| {
+                        let cap = cap.map_or(String::new(), |c| format!(r#", "max_gpus": {c}"#));
+                        format!(r#"{{"name": "u{i}", "throughput": {row:?}, "weight": {w}{cap}}}"#)
+                    })
+                    .collect();
+                instance(&format!(
+                    r#"{{"gpu_types": [{}], "tenants": [{}]}}"#,
+                    types.join(","),
+                    tenants.join(",")
+                ))
+            })
+    })
+}
+
+/// The relaxation a policy's allocation needs, recomputed here from the definitions.
+fn needed(inst: &Instance, g: &Allocation) -> f64 {
+    let n = inst.tenants();
+    let total: f64 = inst.count.iter().sum();
+    let u = |i: usize, k: usize| -> f64 {
+        g.gpus[k]
+            .iter()
+            .zip(&inst.speedup[i])
+            .map(|(x, s)| x * s)
+            .sum()
+    };
+    let mut eps = 0.0_f64;
+    for i in 0..n {
+        let share = inst.equal_split(i);
+        let target: f64 = share.iter().zip(&inst.speedup[i]).map(|(x, s)| x * s).sum();
+        eps = eps.max(1.0 - u(i, i) / target);
+        for k in (0..n).filter(|&k| k != i) {
+            // Required unless i's cap (below the cluster) cannot hold k's largest bundle, scaled.
+            let most_k = inst.cap[k].map_or(total, |c| c.min(total));
+            let exempt = inst.cap[i]
+                .filter(|&c| c < total)
+                .is_some_and(|c| inst.weight[i] / inst.weight[k] * most_k > c * (1.0 + 1e-12));
+            let theirs = u(i, k) / inst.weight[k];
+            if !exempt && theirs > 0.0 {
+                eps = eps.max(1.0 - (u(i, i) / inst.weight[i]) / theirs);
+            }
+        }
+    }
+    eps.clamp(0.0, 1.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20, ..ProptestConfig::default() })]
+
+    #[test]
+    fn curves_rise_and_bound_every_policy(inst in random_instance()) {
+        let f = frontier::frontier(&inst, 0.1).unwrap();
+        for c in &f.curves {
+            for w in c.efficiency.windows(2) {
+                prop_assert!(w[1] >= w[0] * (1.0 - 1e-7), "{:?} falls: {:?}", c.guarantee, c.efficiency);
+            }
+            // At eps = 1 no guarantee is left: every curve ends at the maximum efficiency.
+            let last = *c.efficiency.last().unwrap();
+            prop_assert!((last - f.max_efficiency).abs() <= 1e-7 * f.max_efficiency);
+        }
+        let both = curve(&f, Guarantee::Both);
+        // Both guarantees together allow no more than either alone.
+        let (si, ef) = (curve(&f, Guarantee::SharingIncentive), curve(&f, Guarantee::EnvyFreeness));
+        for k in 0..both.len() {
+            prop_assert!(both[k] <= si[k].min(ef[k]) * (1.0 + 1e-7), "at {k}: {both:?} {si:?} {ef:?}");
+        }
+        for p in &f.policies {
+            let policy = fairground_core::policies::by_name(&p.policy).unwrap();
+            let g = policy.solve(&inst).unwrap().allocation;
+            let eps = needed(&inst, &g);
+            prop_assert!((eps - p.eps_both).abs() < 1e-6, "{}: eps {} vs {}", p.policy, p.eps_both, eps);
+            // The next grid point at or above eps bounds the policy's efficiency.
+            let k = ((eps - 1e-9) / f.step).ceil().max(0.0) as usize;
+            prop_assert!(p.efficiency <= both[k] * (1.0 + 1e-6),
+                "{} at eps {eps}: {} above the frontier's {}", p.policy, p.efficiency, both[k]);
+        }
+    }
+}
