@@ -22,7 +22,8 @@ pub struct PolicyReport {
     pub metrics: Metrics,
     pub properties: Properties,
     /// GPU prices (nash-welfare) and kept fractions (partial-allocation); absent for the others.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Always written (null when absent): the playground's worker codec (bincode) cannot skip fields.
+    #[serde(default)]
     pub market: Option<Market>,
 }
 

@@ -35,7 +35,7 @@ pub fn policy_names() -> String {
 
 fn run(scenario_json: &str, policy: &str, sp_probe: bool) -> Result<String, JsError> {
     let scenario = crate::codec::parse_json(scenario_json).map_err(|e| JsError::new(&e))?;
-    let req = SolveRequest::new(&scenario, vec![policy.to_string()], sp_probe);
+    let req = SolveRequest::new(&scenario, vec![policy.to_string()], sp_probe, None);
     let mut response = solve_request(&req).map_err(|e| JsError::new(&e))?;
     let report = response
         .reports

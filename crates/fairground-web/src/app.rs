@@ -1,6 +1,6 @@
 use crate::components::{
-    AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, Scatter, SimulateTab,
-    UtilityChart,
+    AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, FrontierChart,
+    MarketPanel, Scatter, SimulateTab, UtilityChart,
 };
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results};
@@ -37,6 +37,7 @@ struct Job {
     scenario: fairground_core::Scenario,
     policies: Vec<String>,
     sp_probe: bool,
+    frontier_step: Option<f64>,
     /// Probe in a second pass once the plain results are on screen.
     probe_after: bool,
 }
@@ -64,13 +65,19 @@ fn pump(
         job
     };
     wasm_bindgen_futures::spawn_local(async move {
-        let request = SolveRequest::new(&job.scenario, job.policies.clone(), job.sp_probe);
+        let request = SolveRequest::new(
+            &job.scenario,
+            job.policies.clone(),
+            job.sp_probe,
+            job.frontier_step,
+        );
         match runner.run(request).await {
             Ok(response) => dispatch.dispatch(Action::Solved(Rc::new(Results {
                 generation: job.generation,
                 scenario: job.scenario.clone(),
                 reports: response.reports,
                 sp_probed: job.sp_probe,
+                frontier: response.frontier,
             }))),
             Err(message) => dispatch.dispatch(Action::SolveFailed {
                 generation: job.generation,
@@ -136,6 +143,7 @@ fn Playground() -> Html {
                 generation,
                 scenario,
                 policies: state.policies_to_run(),
+                frontier_step: state.frontier_step(),
                 // Already solved inline: go straight to the probe.
                 sp_probe: inline_done,
                 probe_after: !inline_done && state.want_sp,
@@ -354,6 +362,8 @@ fn Toolbar(p: &ToolbarProps) -> Html {
                         onclick={set_mode(Mode::Single)} data-testid="mode-single">{ "One policy" }</button>
                 <button type="button" aria-pressed={(state.mode == Mode::Compare).to_string()}
                         onclick={set_mode(Mode::Compare)} data-testid="mode-compare">{ "Compare all" }</button>
+                <button type="button" aria-pressed={(state.mode == Mode::Frontier).to_string()}
+                        onclick={set_mode(Mode::Frontier)} data-testid="mode-frontier">{ "Price of fairness" }</button>
             </div>
             if state.mode == Mode::Single {
                 <label>{ "Policy " }
@@ -405,6 +415,7 @@ fn ResultsView(p: &ResultsViewProps) -> Html {
             None => html! { <p class="solving shown">{ "Solving…" }</p> },
         },
         Mode::Compare => compare_view(&results),
+        Mode::Frontier => frontier_view(&results),
     };
     html! {
         <section class="results" aria-label="Results">
@@ -428,6 +439,9 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
                 { format!("{} — efficiency (sum of speedup-normalised utilities): {:.4}", r.policy, r.efficiency) }
             </p>
             <Badges report={r.clone()} sp_pending={state.probe_pending()} state={state.clone()} />
+            if let Some(market) = r.market.clone() {
+                <MarketPanel {market} gpu_types={r.gpu_types.clone()} tenants={r.tenants.clone()} />
+            }
             <ChartFrame title="GPUs held per tenant, by type" file={format!("allocation-{}", r.policy)} export=true>
                 <AllocationChart instance={instance} allocation={Rc::new(r.allocation.clone())} />
             </ChartFrame>
@@ -437,6 +451,50 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
             <ChartFrame title="Envy per unit of weight: row envies column (vermillion envy, blue none, grey not constrained)" file={format!("envy-{}", r.policy)} export=true>
                 <EnvyHeatmap tenants={r.tenants.clone()} envy={r.metrics.envy.clone()} />
             </ChartFrame>
+        </>
+    }
+}
+
+fn frontier_view(results: &Results) -> Html {
+    let frontier = match &results.frontier {
+        Some(Ok(f)) => Rc::new(f.clone()),
+        Some(Err(why)) => {
+            return html! { <p class="errors" role="alert">{ format!("The frontier could not be computed: {why}") }</p> }
+        }
+        None => return html! { <p class="solving shown">{ "Solving…" }</p> },
+    };
+    html! {
+        <>
+            <p class="summary" data-testid="frontier-summary">
+                { format!("The most efficient allocation when each guarantee is relaxed by eps: \
+                    u_i(g_i) >= (1 - eps) u_i(e_i) (SI), u_i(g_i)/w_i >= (1 - eps) u_i(g_k)/w_k (EF). \
+                    Exact LP optima every {} in eps, straight lines between. Each policy sits at the \
+                    eps it needs for both.", frontier.step) }
+            </p>
+            <ul class="price-of-fairness" data-testid="price-of-fairness">
+                { for frontier.curves.iter().map(|c| html! {
+                    <li data-guarantee={c.guarantee.label()}>{ format!("{}: costs {:.2}% of the maximum efficiency {:.4}",
+                        c.guarantee.label(), 100.0 * c.price_of_fairness, frontier.max_efficiency) }</li>
+                }) }
+            </ul>
+            <ChartFrame title="Price of fairness: efficiency against relaxation" file="frontier" export=true>
+                <FrontierChart frontier={frontier.clone()} />
+            </ChartFrame>
+            <table class="compare-table" data-testid="frontier-table">
+                <thead><tr><th>{ "policy" }</th><th>{ "efficiency" }</th><th>{ "eps SI" }</th><th>{ "eps EF" }</th><th>{ "eps both" }</th></tr></thead>
+                <tbody>
+                    { for frontier.policies.iter().map(|pt| html! {
+                        <tr data-policy={pt.policy.clone()}><td>{ pt.policy.clone() }</td>
+                            <td>{ format!("{:.4}", pt.efficiency) }</td>
+                            <td>{ format!("{:.4}", pt.eps_sharing_incentive) }</td>
+                            <td>{ format!("{:.4}", pt.eps_envy_freeness) }</td>
+                            <td>{ format!("{:.4}", pt.eps_both) }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+            if !frontier.failed.is_empty() {
+                <ul class="errors" role="alert">{ for frontier.failed.iter().map(|f| html! { <li>{ f.clone() }</li> }) }</ul>
+            }
         </>
     }
 }

@@ -40,6 +40,32 @@ pub fn nice_ticks(max: f64, target: usize) -> Vec<f64> {
     (0..=count).map(|k| k as f64 * step).collect()
 }
 
+/// Round ticks covering [lo, hi] (both finite, lo <= hi) with about `target` steps of 1, 2 or 5
+/// times a power of ten: the first tick is <= lo and the last >= hi. For axes that should not
+/// start at 0 (efficiency between 3.7 and 4). A flat range gets a unit-wide span around it.
+pub fn range_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || lo > hi || target == 0 {
+        return vec![0.0, 1.0];
+    }
+    let span = if hi - lo > 1e-12 * hi.abs().max(1.0) {
+        hi - lo
+    } else {
+        hi.abs().max(1.0) * 0.1
+    };
+    let rough = span / target as f64;
+    let magnitude = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|&s| s >= rough)
+        .unwrap_or(10.0 * magnitude);
+    let first = (lo / step + 1e-9).floor();
+    let last = (hi / step - 1e-9).ceil().max(first + 1.0);
+    (0..=(last - first) as usize)
+        .map(|k| (first + k as f64) * step)
+        .collect()
+}
+
 /// A tick label without float noise: 0.30000000000000004 prints as 0.3, 5 as 5.
 pub fn tick_label(value: f64) -> String {
     let rounded = (value * 1e6).round() / 1e6;
@@ -93,6 +119,23 @@ mod tests {
         assert!((t[3] - 0.3).abs() < 1e-12);
         assert_eq!(nice_ticks(0.0, 5), vec![0.0, 1.0]);
         assert_eq!(nice_ticks(f64::NAN, 5), vec![0.0, 1.0]);
+    }
+
+    #[test]
+    fn range_ticks_cover_the_range_without_zero() {
+        let t = range_ticks(3.75, 4.0, 5);
+        assert_eq!(t.len(), 6);
+        assert!(
+            (t[0] - 3.75).abs() < 1e-12 && (t[5] - 4.0).abs() < 1e-12,
+            "{t:?}"
+        );
+        let t = range_ticks(3.71, 4.02, 4);
+        assert!(t[0] <= 3.71 && *t.last().unwrap() >= 4.02, "{t:?}");
+        assert!((t[1] - t[0] - 0.1).abs() < 1e-12, "{t:?}");
+        // A flat curve still gets an axis around it.
+        let t = range_ticks(2.0, 2.0, 4);
+        assert!(t[0] <= 2.0 && *t.last().unwrap() > t[0], "{t:?}");
+        assert_eq!(range_ticks(f64::NAN, 1.0, 4), vec![0.0, 1.0]);
     }
 
     #[test]

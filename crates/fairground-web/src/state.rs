@@ -4,6 +4,7 @@
 
 use crate::draft::{Cell, Draft};
 use crate::paste::parse_block;
+use fairground_core::frontier::Frontier;
 use fairground_core::report::PolicyReport;
 use fairground_core::{policies, presets, Problem, Scenario};
 use std::rc::Rc;
@@ -19,6 +20,8 @@ pub const MAX_PASTE_BYTES: usize = 256 * 1024;
 /// The strategy-proofness probe runs by itself only up to this many tenants (it re-solves the
 /// policy tens of times per tenant); above, it runs when asked.
 pub const AUTO_SP_TENANTS: usize = 8;
+/// Up to this many tenants the playground's frontier is drawn every 0.05 in eps, above every 0.1.
+pub const FINE_FRONTIER_TENANTS: usize = 30;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -26,6 +29,8 @@ pub enum Mode {
     Single,
     /// Every policy side by side.
     Compare,
+    /// The price of fairness: efficiency under relaxed guarantees, every policy placed on it.
+    Frontier,
 }
 
 /// What the worker answered for one generation.
@@ -35,6 +40,8 @@ pub struct Results {
     pub scenario: Scenario,
     pub reports: Vec<Result<PolicyReport, String>>,
     pub sp_probed: bool,
+    /// The price-of-fairness frontier (Frontier mode only), or why it failed.
+    pub frontier: Option<Result<Frontier, String>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -132,7 +139,20 @@ impl AppState {
                 .iter()
                 .map(|p| p.name().to_string())
                 .collect(),
+            // The frontier solves and places every policy itself.
+            Mode::Frontier => vec![],
         }
+    }
+
+    /// The eps step of the frontier the next solve computes (Frontier mode only): 0.05, or 0.1
+    /// past [`FINE_FRONTIER_TENANTS`] tenants, so a large scenario's 33 LPs stay within seconds.
+    pub fn frontier_step(&self) -> Option<f64> {
+        let tenants = self.solvable.as_ref()?.tenants.len();
+        (self.mode == Mode::Frontier).then_some(if tenants <= FINE_FRONTIER_TENANTS {
+            fairground_core::frontier::DEFAULT_STEP
+        } else {
+            0.1
+        })
     }
 
     /// Re-parses and re-validates the draft; a solvable change starts a new generation.
@@ -170,13 +190,19 @@ impl AppState {
         if scenario.tenants.len() * scenario.gpu_types.len() > max_cells {
             return;
         }
-        let request = crate::worker::SolveRequest::new(&scenario, self.policies_to_run(), false);
+        let request = crate::worker::SolveRequest::new(
+            &scenario,
+            self.policies_to_run(),
+            false,
+            self.frontier_step(),
+        );
         if let Ok(response) = crate::worker::solve_request(&request) {
             self.results = Some(Rc::new(Results {
                 generation: self.generation,
                 scenario,
                 reports: response.reports,
                 sp_probed: false,
+                frontier: response.frontier,
             }));
             self.solving = self.want_sp;
         }
@@ -348,14 +374,42 @@ mod tests {
 
     fn answer(state: &AppState) -> Rc<Results> {
         let scenario = state.solvable.clone().unwrap();
-        let request = SolveRequest::new(&scenario, state.policies_to_run(), state.want_sp);
+        let request = SolveRequest::new(
+            &scenario,
+            state.policies_to_run(),
+            state.want_sp,
+            state.frontier_step(),
+        );
         let response = solve_request(&request).unwrap();
         Rc::new(Results {
             generation: state.generation,
             scenario,
             reports: response.reports,
             sp_probed: state.want_sp,
+            frontier: response.frontier,
         })
+    }
+
+    #[test]
+    fn frontier_mode_solves_the_frontier_with_every_policy_placed() {
+        let state = Rc::new(AppState::default()).reduce(Action::SetMode(Mode::Frontier));
+        assert_eq!(state.frontier_step(), Some(0.05));
+        assert!(state.policies_to_run().is_empty() && state.solving);
+        let results = answer(&state);
+        let state = state.reduce(Action::Solved(results));
+        let f = state
+            .results
+            .as_ref()
+            .unwrap()
+            .frontier
+            .clone()
+            .unwrap()
+            .unwrap();
+        assert_eq!(f.eps.len(), 21);
+        assert_eq!(f.policies.len(), policies::all().len());
+        // Back to one policy: no frontier is asked for.
+        let state = state.reduce(Action::SetMode(Mode::Single));
+        assert_eq!(state.frontier_step(), None);
     }
 
     #[test]

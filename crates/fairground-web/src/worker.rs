@@ -1,6 +1,7 @@
 //! The solve task that runs in the web worker (yew-agent oneshot): every request is validated
 //! and solved in full, and the reply carries per-policy reports or a readable failure.
 
+use fairground_core::frontier::{self, Frontier};
 use fairground_core::report::{self, PolicyReport};
 use fairground_core::{policies, Scenario, SpProbeConfig};
 use serde::{Deserialize, Serialize};
@@ -15,12 +16,16 @@ pub struct SolveRequest {
     pub policies: Vec<String>,
     /// Run the strategy-proofness probe as well (many re-solves).
     pub sp_probe: bool,
+    /// Compute the price-of-fairness frontier at this eps step (every policy is placed on it).
+    pub frontier_step: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SolveResponse {
     /// One entry per requested policy: its report or why it failed.
     pub reports: Vec<Result<PolicyReport, String>>,
+    /// The frontier, when asked for, or why it could not be computed.
+    pub frontier: Option<Result<Frontier, String>>,
 }
 
 /// Validates and solves (pure: the same function runs on the main thread in tests and for the
@@ -44,7 +49,10 @@ pub fn solve_request(req: &SolveRequest) -> Result<SolveResponse, String> {
             report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| format!("{name}: {e}"))
         })
         .collect();
-    Ok(SolveResponse { reports })
+    let frontier = req
+        .frontier_step
+        .map(|step| frontier::frontier(&inst, step));
+    Ok(SolveResponse { reports, frontier })
 }
 
 #[oneshot]
@@ -53,11 +61,52 @@ pub async fn SolveTask(req: SolveRequest) -> Result<SolveResponse, String> {
 }
 
 impl SolveRequest {
-    pub fn new(scenario: &Scenario, policies: Vec<String>, sp_probe: bool) -> Self {
+    pub fn new(
+        scenario: &Scenario,
+        policies: Vec<String>,
+        sp_probe: bool,
+        frontier_step: Option<f64>,
+    ) -> Self {
         SolveRequest {
             scenario_json: serde_json::to_string(scenario).unwrap_or_default(),
             policies,
             sp_probe,
+            frontier_step,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairground_core::presets;
+
+    /// What yew-agent does to a message between the page and the worker (its `Bincode` codec).
+    fn through_the_worker_codec<T: Serialize + for<'de> Deserialize<'de>>(value: &T) -> T {
+        let bytes = bincode::serde::encode_to_vec(value, bincode::config::standard()).unwrap();
+        bincode::serde::decode_from_slice(&bytes, bincode::config::standard())
+            .unwrap()
+            .0
+    }
+
+    #[test]
+    fn every_answer_survives_the_worker_codec() {
+        let request = SolveRequest::new(
+            &presets::default_scenario(),
+            policies::all()
+                .iter()
+                .map(|p| p.name().to_string())
+                .collect(),
+            false,
+            Some(0.25),
+        );
+        assert_eq!(through_the_worker_codec(&request), request);
+        let response = solve_request(&request).unwrap();
+        assert!(response
+            .reports
+            .iter()
+            .any(|r| r.as_ref().is_ok_and(|r| r.market.is_some())));
+        assert!(response.frontier.as_ref().is_some_and(|f| f.is_ok()));
+        assert_eq!(through_the_worker_codec(&response), response);
     }
 }

@@ -7,8 +7,10 @@ mod chart_frame;
 mod compare;
 mod editor;
 mod envy_heatmap;
+mod frontier_chart;
 mod gantt;
 pub mod line_chart;
+mod market;
 mod simulate_tab;
 mod utility_chart;
 
@@ -18,8 +20,10 @@ pub use chart_frame::ChartFrame;
 pub use compare::{CompareTable, Scatter};
 pub use editor::Editor;
 pub use envy_heatmap::EnvyHeatmap;
+pub use frontier_chart::FrontierChart;
 pub use gantt::Gantt;
 pub use line_chart::LineChart;
+pub use market::MarketPanel;
 pub use simulate_tab::SimulateTab;
 pub use utility_chart::UtilityChart;
 

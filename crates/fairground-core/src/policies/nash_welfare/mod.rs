@@ -54,10 +54,12 @@ pub struct Market {
     /// D(p, q), the dual bound above: no allocation has more Nash welfare.
     pub dual_bound: f64,
     /// partial-allocation only: f_i, the fraction of its Nash-welfare bundle tenant i keeps.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Always written (null when absent): the playground's worker codec (bincode) cannot skip fields.
+    #[serde(default)]
     pub kept_fraction: Option<Vec<f64>>,
     /// partial-allocation only: GPUs of each type left unallocated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Always written (null when absent): the playground's worker codec (bincode) cannot skip fields.
+    #[serde(default)]
     pub unallocated: Option<Vec<f64>>,
 }
 
