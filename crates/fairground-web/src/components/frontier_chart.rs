@@ -21,6 +21,21 @@ pub fn efficiency_range(f: &Frontier) -> (f64, f64) {
         })
 }
 
+/// Each point with how many earlier points lie within 6 px of it (its label's line in a stack).
+pub fn label_spots(points: &[(f64, f64)]) -> Vec<(f64, f64, usize)> {
+    points
+        .iter()
+        .enumerate()
+        .map(|(k, &(px, py))| {
+            let nth = points[..k]
+                .iter()
+                .filter(|&&(qx, qy)| (qx - px).hypot(qy - py) < 6.0)
+                .count();
+            (px, py, nth)
+        })
+        .collect()
+}
+
 /// One curve per guarantee (efficiency against eps, straight between grid points) and every
 /// policy as a point at the eps it needs for both guarantees.
 #[component]
@@ -34,6 +49,12 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
     let xt = nice_ticks(1.0, 5);
     let x = LinearScale::new((0.0, 1.0), (left, w - 16.0));
     let y = LinearScale::new((yt[0], *yt.last().unwrap_or(&1.0)), (h - bottom, top));
+    let spots = label_spots(
+        &f.policies
+            .iter()
+            .map(|pt| (x.map(pt.eps_both), y.map(pt.efficiency)))
+            .collect::<Vec<_>>(),
+    );
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid="frontier-chart"
              aria-label="most efficient allocation against the relaxation eps of each guarantee">
@@ -64,15 +85,18 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
                     </polyline>
                 }
             }) }
-            { for f.policies.iter().enumerate().map(|(k, pt)| {
-                let (cx, cy) = (x.map(pt.eps_both), y.map(pt.efficiency));
+            { for f.policies.iter().zip(&spots).map(|(pt, &(cx, cy, nth))| {
+                // Labels of points at one spot stack downwards; near the right edge they go left.
+                let right = pt.eps_both > 0.75;
+                let lx = if right { cx - 7.0 } else { cx + 7.0 };
                 html! {
                     <g class="point" data-policy={pt.policy.clone()}>
                         <circle cx={cx.to_string()} cy={cy.to_string()} r="4.5" fill="none" stroke="currentColor" stroke-width="1.5">
                             <title>{ format!("{}: efficiency {:.4}; meets SI relaxed by {:.4}, EF by {:.4}",
                                 pt.policy, pt.efficiency, pt.eps_sharing_incentive, pt.eps_envy_freeness) }</title>
                         </circle>
-                        <text x={(cx + 7.0).to_string()} y={(cy - 5.0 + (k % 3) as f64 * 6.0).to_string()} class="point-label">{ pt.policy.clone() }</text>
+                        <text x={lx.to_string()} y={(cy - 5.0 + 11.0 * nth as f64).to_string()} class="point-label"
+                              text-anchor={if right { "end" } else { "start" }}>{ pt.policy.clone() }</text>
                     </g>
                 }
             }) }
@@ -90,6 +114,13 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
 mod tests {
     use super::*;
     use fairground_core::frontier::{Curve, Guarantee, PolicyPoint};
+
+    #[test]
+    fn labels_of_points_at_one_spot_stack() {
+        let spots = label_spots(&[(10.0, 10.0), (50.0, 10.0), (12.0, 11.0), (10.0, 10.0)]);
+        let nth: Vec<usize> = spots.iter().map(|s| s.2).collect();
+        assert_eq!(nth, [0, 0, 1, 2]);
+    }
 
     #[test]
     fn the_range_spans_curves_and_points() {
