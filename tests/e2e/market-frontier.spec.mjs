@@ -63,3 +63,31 @@ test('the price-of-fairness view draws three curves and places every policy', as
   }
   await page.screenshot({ path: 'tests/output/frontier.png', fullPage: true });
 });
+
+test('nash-welfare on 30 tenants x 6 types in the page: budgets spent, time logged', async ({ page }) => {
+  const out = await page.evaluate(() => {
+    // A fixed 30 x 6 scenario (throughputs 1..8 from a simple recurrence), uncapped, weights 1..3.
+    let seed = 7;
+    const next = () => { seed = (seed * 48271) % 2147483647; return seed / 2147483647; };
+    const gpu_types = Array.from({ length: 6 }, (_, j) => ({ name: `t${j}`, count: 4 + (j % 3) * 4 }));
+    const tenants = Array.from({ length: 30 }, (_, i) => ({
+      name: `u${i}`, weight: 1 + (i % 3), throughput: gpu_types.map(() => 1 + 7 * next()),
+    }));
+    const json = JSON.stringify({ gpu_types, tenants });
+    const times = [];
+    let report;
+    for (let k = 0; k < 7; k++) {
+      const t0 = performance.now();
+      report = JSON.parse(window.wasmBindings.solve(json, 'nash-welfare'));
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    const spent = report.market.prices.reduce((s, p, j) => s + p * gpu_types[j].count, 0);
+    const budgets = tenants.reduce((s, t) => s + t.weight, 0);
+    return { median: times[3], spent, budgets, sharing: report.properties.sharing_incentive.holds, envy: report.properties.envy_freeness.holds };
+  });
+  console.log(`nash-welfare 30 x 6 in the page (solve and every property check): median ${out.median.toFixed(1)} ms of 7`);
+  // Equal incomes, no caps: every GPU is sold and every budget spent, sum_j p_j n_j = sum_i w_i.
+  expect(Math.abs(out.spent - out.budgets)).toBeLessThan(1e-6 * out.budgets);
+  expect(out.sharing && out.envy).toBe(true);
+});

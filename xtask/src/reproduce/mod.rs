@@ -7,6 +7,7 @@
 //! (`fairground simulate ... --json`), so every command in the document can be run by hand.
 
 mod hadar;
+mod oef;
 mod sjf_bsbf;
 mod synergy;
 
@@ -46,6 +47,7 @@ pub fn run() -> Result<(), String> {
         synergy::section(&cli)?,
         sjf_bsbf::section(&cli)?,
         hadar::section(&cli)?,
+        oef::section(&cli)?,
     ];
     let mut doc = String::from(
         "# Reproduction of the seed systems' claims\n\n\
