@@ -3,7 +3,7 @@ use crate::components::{
     MarketPanel, Scatter, SimulateTab, UtilityChart,
 };
 use crate::sim_worker::SimulateReactor;
-use crate::state::{Action, AppState, Mode, Results};
+use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
 use crate::worker::{SolveRequest, SolveTask};
 use crate::{codec, export, storage};
 use fairground_core::policies;
@@ -460,6 +460,16 @@ fn frontier_view(results: &Results) -> Html {
         Some(Ok(f)) => Rc::new(f.clone()),
         Some(Err(why)) => {
             return html! { <p class="errors" role="alert">{ format!("The frontier could not be computed: {why}") }</p> }
+        }
+        None if results.scenario.tenants.len() > MAX_FRONTIER_TENANTS => {
+            return html! {
+                <p class="notice" data-testid="frontier-too-big">{ format!(
+                    "The price-of-fairness frontier is computed in the page up to {MAX_FRONTIER_TENANTS} \
+                     tenants ({} here): it solves dozens of LPs of oef-coop's size. Run \
+                     `fairground frontier SCENARIO.json` (README) for this scenario.",
+                    results.scenario.tenants.len()
+                ) }</p>
+            }
         }
         None => return html! { <p class="solving shown">{ "Solving…" }</p> },
     };

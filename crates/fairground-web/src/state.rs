@@ -22,6 +22,9 @@ pub const MAX_PASTE_BYTES: usize = 256 * 1024;
 pub const AUTO_SP_TENANTS: usize = 8;
 /// Up to this many tenants the playground's frontier is drawn every 0.05 in eps, above every 0.1.
 pub const FINE_FRONTIER_TENANTS: usize = 30;
+/// Past this many tenants the page does not compute the frontier (33 LPs of oef-coop's size and
+/// every policy: about 28 s natively at 150 x 12, BENCHMARKS.md); it points to the CLI instead.
+pub const MAX_FRONTIER_TENANTS: usize = 60;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -145,9 +148,12 @@ impl AppState {
     }
 
     /// The eps step of the frontier the next solve computes (Frontier mode only): 0.05, or 0.1
-    /// past [`FINE_FRONTIER_TENANTS`] tenants, so a large scenario's 33 LPs stay within seconds.
+    /// past [`FINE_FRONTIER_TENANTS`] tenants, none past [`MAX_FRONTIER_TENANTS`].
     pub fn frontier_step(&self) -> Option<f64> {
         let tenants = self.solvable.as_ref()?.tenants.len();
+        if tenants > MAX_FRONTIER_TENANTS {
+            return None;
+        }
         (self.mode == Mode::Frontier).then_some(if tenants <= FINE_FRONTIER_TENANTS {
             fairground_core::frontier::DEFAULT_STEP
         } else {
@@ -407,6 +413,11 @@ mod tests {
             .unwrap();
         assert_eq!(f.eps.len(), 21);
         assert_eq!(f.policies.len(), policies::all().len());
+        // Past the page's limit no frontier is asked for (the view points to the CLI).
+        let big = presets::random_scenario(MAX_FRONTIER_TENANTS + 1, 2, 1, false);
+        let state = state.reduce(Action::Load(big));
+        assert_eq!(state.mode, Mode::Frontier);
+        assert_eq!(state.frontier_step(), None);
         // Back to one policy: no frontier is asked for.
         let state = state.reduce(Action::SetMode(Mode::Single));
         assert_eq!(state.frontier_step(), None);

@@ -25,11 +25,19 @@ fn shared(path: &str) -> String {
 fn workloads() -> Vec<Workload> {
     let trace = |name: &str| vec!["--trace".into(), shared(&format!("traces/{name}.trace"))];
     let synthetic = |tenants: usize| {
-        ["--synthetic", "1000", "--jobs-per-hour", "3", "--seed", "0", "--tenants"]
-            .map(String::from)
-            .into_iter()
-            .chain([tenants.to_string()])
-            .collect::<Vec<_>>()
+        [
+            "--synthetic",
+            "1000",
+            "--jobs-per-hour",
+            "3",
+            "--seed",
+            "0",
+            "--tenants",
+        ]
+        .map(String::from)
+        .into_iter()
+        .chain([tenants.to_string()])
+        .collect::<Vec<_>>()
     };
     let mut out = vec![
         Workload {
@@ -90,8 +98,18 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
                 .map(|s| s / 3600.0)
                 .ok_or_else(|| format!("no {k} in the result"))
         };
-        jct.push(results.iter().map(|r| num(r, "avg_jct_s")).collect::<Result<_, _>>()?);
-        makespan.push(results.iter().map(|r| num(r, "makespan_s")).collect::<Result<_, _>>()?);
+        jct.push(
+            results
+                .iter()
+                .map(|r| num(r, "avg_jct_s"))
+                .collect::<Result<_, _>>()?,
+        );
+        makespan.push(
+            results
+                .iter()
+                .map(|r| num(r, "makespan_s"))
+                .collect::<Result<_, _>>()?,
+        );
     }
     let (oef, las) = (0, 1);
     let per_workload = loads
@@ -100,14 +118,16 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
         .map(|(w, j)| format!("{}: {:+.1}%", w.label, 100.0 * (j[oef] / j[las] - 1.0)))
         .collect::<Vec<_>>()
         .join("; ");
-    let conditions = "Gavel's measured throughputs (simulation_throughputs.json); rounds of 360 s; \
+    let conditions =
+        "Gavel's measured throughputs (simulation_throughputs.json); rounds of 360 s; \
                       allocations recomputed every 1,920 s as Gavel; each tenant's share split \
                       equally in time among its active jobs; Gavel's traces give each job its own \
                       tenant as the trace reader does (README)"
-        .to_string();
+            .to_string();
     let rows = vec![
         Row {
-            claim: "OEF: 17-19% lower average JCT than heterogeneity-aware schedulers (Gavel)".into(),
+            claim: "OEF: 17-19% lower average JCT than heterogeneity-aware schedulers (Gavel)"
+                .into(),
             ours: format!(
                 "oef-coop's average JCT against gavel-las's (negative: OEF lower): {per_workload}"
             ),
