@@ -23,19 +23,23 @@ impl LinearScale {
     }
 }
 
+/// The smallest step of 1, 2 or 5 times a power of ten that is at least `rough` (> 0).
+fn nice_step(rough: f64) -> f64 {
+    let magnitude = 10f64.powf(rough.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|&s| s >= rough)
+        .unwrap_or(10.0 * magnitude)
+}
+
 /// Round tick values from 0 covering `max`: steps of 1, 2 or 5 times a power of ten, about
 /// `target` of them. The last tick is >= `max`, so it can serve as the axis end.
 pub fn nice_ticks(max: f64, target: usize) -> Vec<f64> {
     if !(max.is_finite() && max > 0.0) || target == 0 {
         return vec![0.0, 1.0];
     }
-    let rough = max / target as f64;
-    let magnitude = 10f64.powf(rough.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * magnitude)
-        .find(|&s| s >= rough)
-        .unwrap_or(10.0 * magnitude);
+    let step = nice_step(max / target as f64);
     let count = (max / step - 1e-9).ceil() as usize;
     (0..=count).map(|k| k as f64 * step).collect()
 }
@@ -52,13 +56,7 @@ pub fn range_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     } else {
         hi.abs().max(1.0) * 0.1
     };
-    let rough = span / target as f64;
-    let magnitude = 10f64.powf(rough.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * magnitude)
-        .find(|&s| s >= rough)
-        .unwrap_or(10.0 * magnitude);
+    let step = nice_step(span / target as f64);
     let first = (lo / step + 1e-9).floor();
     let last = (hi / step - 1e-9).ceil().max(first + 1.0);
     (0..=(last - first) as usize)

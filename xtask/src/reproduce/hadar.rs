@@ -2,7 +2,7 @@
 //! sample traces and synthetic workload with Gavel's measured throughputs, on 4+4+4 and
 //! 12+12+12 clusters, under both mixed-type rules.
 
-use super::{Cli, Row, Section};
+use super::{gavel_data, Cli, Row, Section};
 use serde_json::Value;
 
 const POLICIES: [&str; 3] = ["gavel-las", "hadar", "hadare"];
@@ -15,15 +15,13 @@ struct Workload {
     flags: Vec<String>,
 }
 
-fn shared(path: &str) -> String {
-    format!(
-        "{}/../shared/data/gavel/{path}",
-        crate::project_root().display()
-    )
-}
-
 fn workloads() -> Vec<Workload> {
-    let trace = |name: &str| vec!["--trace".into(), shared(&format!("traces/{name}.trace"))];
+    let trace = |name: &str| {
+        vec![
+            "--trace".into(),
+            gavel_data(&format!("traces/{name}.trace")),
+        ]
+    };
     let synthetic = |jobs: usize, per_hour: f64| {
         vec![
             "--synthetic".into(),
@@ -66,7 +64,7 @@ fn args(w: &Workload, rule: &str) -> Vec<String> {
             "--cluster",
             w.cluster,
             "--throughputs",
-            &shared("simulation_throughputs.json"),
+            &gavel_data("simulation_throughputs.json"),
             "--mixed-rate",
             rule,
         ]

@@ -78,6 +78,11 @@ pub fn run() -> Result<(), String> {
     Ok(())
 }
 
+/// A file of Gavel's shared data (`../shared/data/gavel/PATH` beside the clone), never copied in.
+pub fn gavel_data(path: &str) -> String {
+    format!("{}/../shared/data/gavel/{path}", project_root().display())
+}
+
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }

@@ -4,7 +4,7 @@
 //! (README), so the number of tenants the jobs are spread over is part of the conditions; two are
 //! run.
 
-use super::{Cli, Row, Section};
+use super::{gavel_data, Cli, Row, Section};
 use serde_json::Value;
 
 const POLICIES: [&str; 3] = ["oef-coop", "gavel-las", "nash-welfare"];
@@ -15,15 +15,13 @@ struct Workload {
     flags: Vec<String>,
 }
 
-fn shared(path: &str) -> String {
-    format!(
-        "{}/../shared/data/gavel/{path}",
-        crate::project_root().display()
-    )
-}
-
 fn workloads() -> Vec<Workload> {
-    let trace = |name: &str| vec!["--trace".into(), shared(&format!("traces/{name}.trace"))];
+    let trace = |name: &str| {
+        vec![
+            "--trace".into(),
+            gavel_data(&format!("traces/{name}.trace")),
+        ]
+    };
     let synthetic = |tenants: usize| {
         [
             "--synthetic",
@@ -69,7 +67,7 @@ fn args(w: &Workload) -> Vec<String> {
             "--cluster",
             w.cluster,
             "--throughputs",
-            &shared("simulation_throughputs.json"),
+            &gavel_data("simulation_throughputs.json"),
         ]
         .map(String::from),
     );
