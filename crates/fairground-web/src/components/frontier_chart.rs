@@ -1,5 +1,6 @@
+use super::line_chart::{grid_and_ticks, legend_entries};
 use crate::palette::type_colour;
-use crate::scale::{legend_layout, nice_ticks, range_ticks, tick_label, LinearScale};
+use crate::scale::{legend_layout, nice_ticks, range_ticks, LinearScale};
 use fairground_core::frontier::Frontier;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -58,23 +59,8 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid="frontier-chart"
              aria-label="most efficient allocation against the relaxation eps of each guarantee">
-            { for f.curves.iter().zip(&legend).enumerate().map(|(k, (c, &(lx, row)))| {
-                let ly = 8.0 + 16.0 * row as f64;
-                html! {
-                    <g class="legend-item">
-                        <rect x={lx.to_string()} y={ly.to_string()} width="14" height="4" fill={type_colour(k)} />
-                        <text x={(lx + 20.0).to_string()} y={(ly + 6.0).to_string()}>{ c.guarantee.label() }</text>
-                    </g>
-                }
-            }) }
-            { for xt.iter().map(|&t| html! {
-                <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1={top.to_string()} y2={(h - bottom).to_string()} />
-                <text x={x.map(t).to_string()} y={(h - bottom + 16.0).to_string()} text-anchor="middle">{ tick_label(t) }</text></g>
-            }) }
-            { for yt.iter().map(|&t| html! {
-                <g class="tick"><line class="grid" x1={left.to_string()} x2={(w - 16.0).to_string()} y1={y.map(t).to_string()} y2={y.map(t).to_string()} />
-                <text x={(left - 6.0).to_string()} y={(y.map(t) + 4.0).to_string()} text-anchor="end">{ tick_label(t) }</text></g>
-            }) }
+            { legend_entries(&labels, &legend) }
+            { grid_and_ticks(&xt, &yt, &x, &y, (left, w - 16.0, top, h - bottom)) }
             { for f.curves.iter().enumerate().map(|(k, c)| {
                 let path: Vec<String> = f.eps.iter().zip(&c.efficiency)
                     .map(|(&e, &v)| format!("{:.2},{:.2}", x.map(e), y.map(v))).collect();

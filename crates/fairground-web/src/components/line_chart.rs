@@ -28,23 +28,8 @@ pub fn LineChart(p: &LineChartProps) -> Html {
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid={p.testid.clone()}
              aria-label={format!("{} against {}", p.y_label, p.x_label)}>
-            { for p.series.iter().zip(&legend).enumerate().map(|(k, ((label, _), &(lx, row)))| {
-                let ly = 8.0 + 16.0 * row as f64;
-                html! {
-                    <g class="legend-item">
-                        <rect x={lx.to_string()} y={ly.to_string()} width="14" height="4" fill={type_colour(k)} />
-                        <text x={(lx + 20.0).to_string()} y={(ly + 6.0).to_string()}>{ label }</text>
-                    </g>
-                }
-            }) }
-            { for xt.iter().map(|&t| html! {
-                <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1={top.to_string()} y2={(h - bottom).to_string()} />
-                <text x={x.map(t).to_string()} y={(h - bottom + 16.0).to_string()} text-anchor="middle">{ tick_label(t) }</text></g>
-            }) }
-            { for yt.iter().map(|&t| html! {
-                <g class="tick"><line class="grid" x1={left.to_string()} x2={(w - 16.0).to_string()} y1={y.map(t).to_string()} y2={y.map(t).to_string()} />
-                <text x={(left - 6.0).to_string()} y={(y.map(t) + 4.0).to_string()} text-anchor="end">{ tick_label(t) }</text></g>
-            }) }
+            { legend_entries(&labels, &legend) }
+            { grid_and_ticks(&xt, &yt, &x, &y, (left, w - 16.0, top, h - bottom)) }
             { for p.series.iter().enumerate().map(|(k, (label, pts))| {
                 let path: Vec<String> = pts.iter().map(|&(a, b)| format!("{:.2},{:.2}", x.map(a), y.map(b))).collect();
                 html! {
@@ -57,6 +42,43 @@ pub fn LineChart(p: &LineChartProps) -> Html {
             <text class="axis-label" x={((left + w) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ p.x_label.clone() }</text>
             <text class="axis-label" transform={format!("translate(14, {}) rotate(-90)", (h - bottom + top) / 2.0)} text-anchor="middle">{ p.y_label.clone() }</text>
         </svg>
+    }
+}
+
+/// A chart legend: a colour swatch and its label per entry, at `layout`'s (x, row) places.
+pub fn legend_entries(labels: &[&str], layout: &[(f64, usize)]) -> Html {
+    html! {
+        { for labels.iter().zip(layout).enumerate().map(|(k, (label, &(lx, row)))| {
+            let ly = 8.0 + 16.0 * row as f64;
+            html! {
+                <g class="legend-item">
+                    <rect x={lx.to_string()} y={ly.to_string()} width="14" height="4" fill={type_colour(k)} />
+                    <text x={(lx + 20.0).to_string()} y={(ly + 6.0).to_string()}>{ label.to_string() }</text>
+                </g>
+            }
+        }) }
+    }
+}
+
+/// Grid lines and tick labels for both axes over the plot area (left, right, top, bottom).
+pub fn grid_and_ticks(
+    xt: &[f64],
+    yt: &[f64],
+    x: &LinearScale,
+    y: &LinearScale,
+    (left, right, top, bottom): (f64, f64, f64, f64),
+) -> Html {
+    html! {
+        <>
+            { for xt.iter().map(|&t| html! {
+                <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1={top.to_string()} y2={bottom.to_string()} />
+                <text x={x.map(t).to_string()} y={(bottom + 16.0).to_string()} text-anchor="middle">{ tick_label(t) }</text></g>
+            }) }
+            { for yt.iter().map(|&t| html! {
+                <g class="tick"><line class="grid" x1={left.to_string()} x2={right.to_string()} y1={y.map(t).to_string()} y2={y.map(t).to_string()} />
+                <text x={(left - 6.0).to_string()} y={(y.map(t) + 4.0).to_string()} text-anchor="end">{ tick_label(t) }</text></g>
+            }) }
+        </>
     }
 }
 
