@@ -90,6 +90,12 @@ pub fn relaxed_relative_envy(
 ) -> f64 {
     let own = inst.utility(i, &alloc.gpus[i]) / inst.weight[i];
     let theirs = factor * inst.utility(i, &alloc.gpus[k]) / inst.weight[k];
+    envy_relative_to_larger(own, theirs)
+}
+
+/// (theirs - own) / max(|own|, |theirs|), 0 when both are 0: relative envy from the two values
+/// compared, each per unit of weight (`theirs` already discounted by any relaxation).
+pub fn envy_relative_to_larger(own: f64, theirs: f64) -> f64 {
     let scale = own.abs().max(theirs.abs());
     if scale > 0.0 {
         (theirs - own) / scale
