@@ -6,7 +6,9 @@
 //! - `cargo xtask setup`: only the installs.
 //! - `cargo xtask fuzz [--minutes N]`: the engine's extreme-range fuzz suite, for N minutes.
 //! - `cargo xtask reproduce`: regenerate REPRODUCTION.md (the seed systems' claims on our engine).
+//! - `cargo xtask bench-oef [TENANTS...]`: oef-coop against HiGHS on the same instances.
 
+mod bench_oef;
 mod cmd;
 mod reproduce;
 mod serve;
@@ -28,7 +30,10 @@ tasks:
                                   (default 5); failures are kept in
                                   crates/fairground-core/tests/fuzz-regressions/
   reproduce                       regenerate REPRODUCTION.md: each seed system's claims beside
-                                  the figures our engine gives (a few minutes)";
+                                  the figures our engine gives (a few minutes)
+  bench-oef [TENANTS...]          oef-coop against HiGHS (highspy, installed under target/) on
+                                  the same random instances, 8 types (default 100 200 500 1000;
+                                  1,000 takes several minutes)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +43,7 @@ fn main() -> ExitCode {
         Some("setup") if args.len() == 1 => setup::all().map(|_| ()),
         Some("fuzz") => fuzz_minutes(&args[1..]).and_then(fuzz),
         Some("reproduce") if args.len() == 1 => reproduce::run(),
+        Some("bench-oef") => bench_oef::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
