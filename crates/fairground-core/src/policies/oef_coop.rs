@@ -266,8 +266,8 @@ mod tests {
                     / inst.weight[k]
             };
             let mut expected: Option<(usize, usize, f64)> = None;
-            for i in 0..n {
-                for k in (0..n).filter(|&k| open[i][k]) {
+            for (i, open_i) in open.iter().enumerate() {
+                for k in (0..n).filter(|&k| open_i[k]) {
                     let (own, theirs) = (value(i, i), factor * value(i, k));
                     let r = (theirs - own) / own.abs().max(theirs.abs());
                     if r > 1e-8 && expected.is_none_or(|(_, _, best)| r > best) {
