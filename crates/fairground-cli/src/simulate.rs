@@ -2,6 +2,7 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::{GpuMemory, Interference};
+use fairground_sim::traces::{self, TenantField, TraceOptions};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace, SynergyConfig,
     SyntheticConfig,
@@ -17,9 +18,21 @@ use std::sync::Mutex;
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
-    /// A trace: Gavel's tab-separated `.trace` format, or Fairground's `.csv` (README).
+    /// A trace: Gavel's tab-separated `.trace` format, Fairground's `.csv`, or a public trace
+    /// (README, "Public traces").
     #[arg(long, conflicts_with_all = ["synthetic", "synthetic_synergy"])]
     trace: Option<PathBuf>,
+    /// The trace's format; by default recognised from the file (a `.csv` with Helios's header is
+    /// Helios's, any other `.csv` Fairground's, anything else Gavel's).
+    #[arg(long, value_parser = ["gavel", "csv", "helios"], requires = "trace")]
+    trace_format: Option<String>,
+    /// Public traces: which field names the tenant, the user or the virtual cluster.
+    #[arg(long, default_value = "user", value_parser = ["user", "vc"])]
+    trace_tenant: String,
+    /// Public traces: the GPU type their durations were measured on (steps = duration x the
+    /// model's rate on it).
+    #[arg(long, default_value = "v100")]
+    trace_gpu_type: String,
     /// Generate this many jobs with Gavel's synthetic workload instead of reading a trace.
     #[arg(long, conflicts_with = "synthetic_synergy")]
     synthetic: Option<usize>,
@@ -45,7 +58,7 @@ pub struct SimulateArgs {
     /// Poisson arrival rate of the synthetic workload, jobs per hour.
     #[arg(long, default_value_t = 6.0)]
     jobs_per_hour: f64,
-    /// Seed of the synthetic workload.
+    /// Seed of the synthetic workload, and of the model each job of a public trace is given.
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Tenants the synthetic jobs are spread over (for tenant-level policies such as oef-coop).
@@ -155,13 +168,34 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?,
         (Some(path), _) => {
             let text = read(path)?;
-            let parsed = if path.extension().is_some_and(|e| e == "csv") {
-                {
+            let is_csv = path.extension().is_some_and(|e| e == "csv");
+            let format = a
+                .trace_format
+                .as_deref()
+                .unwrap_or(match (is_csv, text.lines().next()) {
+                    (true, Some(header)) if traces::helios::recognises(header) => "helios",
+                    (true, _) => "csv",
+                    (false, _) => "gavel",
+                });
+            let parsed = match format {
+                "helios" => {
+                    let opts = TraceOptions {
+                        seed: a.seed,
+                        tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
+                        gpu_type: a.trace_gpu_type.clone(),
+                    };
+                    traces::helios::read(&text, &table, &cluster.types, &opts).map(|read| {
+                        for line in read.summary() {
+                            eprintln!("{}: {line}", path.display());
+                        }
+                        read.jobs
+                    })
+                }
+                "csv" => {
                     let largest = cluster.largest_server();
                     csv_trace(&text, &table, &cluster.types, Some((&profiles, &largest)))
                 }
-            } else {
-                gavel_trace(&text, &table, &cluster.types)
+                _ => gavel_trace(&text, &table, &cluster.types),
             };
             parsed.map_err(|e| format!("{}: {e}", path.display()))?
         }

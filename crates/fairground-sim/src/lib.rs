@@ -14,6 +14,7 @@ pub mod resources;
 pub mod schedulers;
 pub mod sharing;
 pub mod throughputs;
+pub mod traces;
 pub mod workload;
 
 pub use engine::{simulate, SimConfig, Simulation};
