@@ -22,9 +22,10 @@ pub struct SimulateArgs {
     /// (README, "Public traces").
     #[arg(long, conflicts_with_all = ["synthetic", "synthetic_synergy"])]
     trace: Option<PathBuf>,
-    /// The trace's format; by default recognised from the file (a `.csv` with Helios's header is
-    /// Helios's, any other `.csv` Fairground's, anything else Gavel's).
-    #[arg(long, value_parser = ["gavel", "csv", "helios"], requires = "trace")]
+    /// The trace's format; by default recognised from the file (a JSON array of jobs with
+    /// attempts is Philly's, a `.csv` with Helios's header Helios's, any other `.csv`
+    /// Fairground's, anything else Gavel's).
+    #[arg(long, value_parser = ["gavel", "csv", "helios", "philly"], requires = "trace")]
     trace_format: Option<String>,
     /// Public traces: which field names the tenant, the user or the virtual cluster.
     #[arg(long, default_value = "user", value_parser = ["user", "vc"])]
@@ -169,28 +170,33 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         (Some(path), _) => {
             let text = read(path)?;
             let is_csv = path.extension().is_some_and(|e| e == "csv");
-            let format = a
-                .trace_format
-                .as_deref()
-                .unwrap_or(match (is_csv, text.lines().next()) {
-                    (true, Some(header)) if traces::helios::recognises(header) => "helios",
-                    (true, _) => "csv",
-                    (false, _) => "gavel",
-                });
-            let parsed = match format {
-                "helios" => {
-                    let opts = TraceOptions {
-                        seed: a.seed,
-                        tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
-                        gpu_type: a.trace_gpu_type.clone(),
-                    };
-                    traces::helios::read(&text, &table, &cluster.types, &opts).map(|read| {
-                        for line in read.summary() {
-                            eprintln!("{}: {line}", path.display());
-                        }
-                        read.jobs
-                    })
+            let format =
+                a.trace_format
+                    .as_deref()
+                    .unwrap_or(if traces::philly::recognises(&text) {
+                        "philly"
+                    } else if is_csv && text.lines().next().is_some_and(traces::helios::recognises)
+                    {
+                        "helios"
+                    } else if is_csv {
+                        "csv"
+                    } else {
+                        "gavel"
+                    });
+            let opts = TraceOptions {
+                seed: a.seed,
+                tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
+                gpu_type: a.trace_gpu_type.clone(),
+            };
+            let report = |read: traces::TraceRead| {
+                for line in read.summary() {
+                    eprintln!("{}: {line}", path.display());
                 }
+                read.jobs
+            };
+            let parsed = match format {
+                "helios" => traces::helios::read(&text, &table, &cluster.types, &opts).map(report),
+                "philly" => traces::philly::read(&text, &table, &cluster.types, &opts).map(report),
                 "csv" => {
                     let largest = cluster.largest_server();
                     csv_trace(&text, &table, &cluster.types, Some((&profiles, &largest)))

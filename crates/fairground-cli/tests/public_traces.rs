@@ -130,3 +130,39 @@ fn a_trace_with_nothing_usable_is_refused_with_the_reasons() {
     ]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("trace line 1"));
 }
+
+/// Philly's job log (a JSON array, recognised without an extension): one 2-GPU job whose two
+/// attempts held its GPUs for 600 + 3,000 s, on 4 V100s under fifo: JCT 3,600 s.
+#[test]
+fn a_philly_job_log_replays_its_attempts() {
+    let log = temp(
+        "cluster_job_log",
+        r#"[{"status": "Pass", "vc": "vc1", "jobid": "application_1_1",
+             "attempts": [
+               {"start_time": "2017-10-07 01:00:00", "end_time": "2017-10-07 01:10:00",
+                "detail": [{"ip": "m1", "gpus": ["gpu0", "gpu1"]}]},
+               {"start_time": "2017-10-07 01:20:00", "end_time": "2017-10-07 02:10:00",
+                "detail": [{"ip": "m2", "gpus": ["gpu0", "gpu1"]}]}],
+             "submitted_time": "2017-10-07 00:59:00", "user": "u1"}]"#,
+    );
+    let out = fairground(&[
+        "simulate",
+        "--trace",
+        &log,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["jobs_completed"], 1);
+    let jct = result["jobs"][0]["jct_s"].as_f64().unwrap();
+    assert!((jct - 3600.0).abs() < 1e-6, "{jct}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 job lines: 1 kept (1 Pass)"));
+}

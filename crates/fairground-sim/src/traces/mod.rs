@@ -16,6 +16,7 @@
 //!   an error that lists why.
 
 pub mod helios;
+pub mod philly;
 
 use crate::model::{Job, SimError};
 use crate::throughputs::ThroughputTable;
