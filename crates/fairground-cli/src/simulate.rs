@@ -34,6 +34,15 @@ pub struct SimulateArgs {
     /// model's rate on it).
     #[arg(long, default_value = "v100")]
     trace_gpu_type: String,
+    /// Public traces: keep the jobs submitted at or after this time ("YYYY-MM-DD HH:MM:SS").
+    #[arg(long, value_name = "TIME")]
+    from: Option<String>,
+    /// Public traces: keep the jobs submitted before this time ("YYYY-MM-DD HH:MM:SS").
+    #[arg(long, value_name = "TIME")]
+    until: Option<String>,
+    /// Public traces: keep N of the jobs left, drawn by --seed.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
     /// Generate this many jobs with Gavel's synthetic workload instead of reading a trace.
     #[arg(long, conflicts_with = "synthetic_synergy")]
     synthetic: Option<usize>,
@@ -187,7 +196,19 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                 seed: a.seed,
                 tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
                 gpu_type: a.trace_gpu_type.clone(),
+                from: time_flag("--from", a.from.as_deref())?,
+                until: time_flag("--until", a.until.as_deref())?,
+                sample: a.sample,
             };
+            if !matches!(format, "helios" | "philly")
+                && (a.from.is_some() || a.until.is_some() || a.sample.is_some())
+            {
+                return Err(format!(
+                    "--from, --until and --sample cut public traces (helios, philly); {} is read \
+                     as a {format} trace",
+                    path.display()
+                ));
+            }
             let report = |read: traces::TraceRead| {
                 for line in read.summary() {
                     eprintln!("{}: {line}", path.display());
@@ -379,4 +400,14 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
             );
         }
     }
+}
+
+/// A `--from` / `--until` value in seconds, or a message naming the flag.
+fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<f64>, String> {
+    value
+        .map(|text| {
+            traces::seconds_of(text)
+                .ok_or_else(|| format!("{flag}: '{text}' is not a time (YYYY-MM-DD HH:MM:SS)"))
+        })
+        .transpose()
 }

@@ -166,3 +166,66 @@ fn a_philly_job_log_replays_its_attempts() {
     assert!((jct - 3600.0).abs() < 1e-6, "{jct}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 job lines: 1 kept (1 Pass)"));
 }
+
+#[test]
+fn windows_and_samples_cut_public_traces_only() {
+    let trace = temp(
+        "window_log.csv",
+        &format!(
+            "{HEADER}\
+             7,alice,vcA,1,1,1,COMPLETED,2020-06-09 10:00:00,2020-06-09 10:00:00,2020-06-09 11:00:00,3600,0\n\
+             8,bob,vcB,1,1,1,FAILED,2020-06-09 10:01:40,2020-06-09 10:01:40,2020-06-09 10:31:40,1800,0\n"
+        ),
+    );
+    let out = fairground(&[
+        "simulate",
+        "--trace",
+        &trace,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+        "--json",
+        "--from",
+        "2020-06-09 10:01:00",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["tenants"], serde_json::json!(["bob"]));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 skipped: submitted outside"));
+
+    let out = fairground(&[
+        "simulate",
+        "--trace",
+        &trace,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+        "--until",
+        "ten past ten",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--until: 'ten past ten' is not a time"));
+
+    let csv = temp(
+        "ours.csv",
+        "tenant,job_type,arrival_s,total_steps,scale_factor\na,ResNet-50 (batch size 64),0,100,1\n",
+    );
+    let out = fairground(&[
+        "simulate",
+        "--trace",
+        &csv,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+        "--sample",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cut public traces"));
+}

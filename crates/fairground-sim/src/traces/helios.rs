@@ -198,6 +198,50 @@ job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,du
     }
 
     #[test]
+    fn a_time_window_and_a_sample_cut_the_trace() {
+        let table = ThroughputTable::builtin();
+        let window = TraceOptions {
+            from: seconds_of("2020-06-09 18:41:20"),
+            until: seconds_of("2020-06-09 19:00:00"),
+            ..TraceOptions::default()
+        };
+        let read_window = read(TRACE, &table, &types(), &window).unwrap();
+        // Inside [18:41:20, 19:00): ...512 and ...513 kept; ...511 and ...519 outside.
+        let kept: Vec<(u32, f64)> = read_window
+            .jobs
+            .iter()
+            .map(|j| (j.scale_factor, j.arrival))
+            .collect();
+        assert_eq!(kept, vec![(4, 0.0), (1, 1.0)]);
+        assert_eq!(read_window.skipped["submitted outside --from/--until"], 2);
+
+        let sample = |seed| TraceOptions {
+            sample: Some(2),
+            seed,
+            ..TraceOptions::default()
+        };
+        let drawn = |seed| -> Vec<u32> {
+            let r = read(TRACE, &table, &types(), &sample(seed)).unwrap();
+            assert_eq!(r.jobs.len(), 2);
+            assert_eq!(r.skipped["not drawn by --sample"], 2);
+            assert!(
+                r.jobs[0].arrival == 0.0 && r.jobs[1].arrival > 0.0,
+                "file order kept"
+            );
+            r.jobs.iter().map(|j| j.scale_factor).collect()
+        };
+        assert_eq!(drawn(5), drawn(5));
+        let draws: std::collections::BTreeSet<Vec<u32>> = (0..12).map(drawn).collect();
+        assert!(draws.len() > 1, "the seed changes the draw");
+        // A sample at least as large as the trace keeps everything.
+        let all = TraceOptions {
+            sample: Some(10),
+            ..TraceOptions::default()
+        };
+        assert_eq!(read(TRACE, &table, &types(), &all).unwrap().jobs.len(), 4);
+    }
+
+    #[test]
     fn tenants_by_virtual_cluster_and_another_seed() {
         let table = ThroughputTable::builtin();
         let by_vc = TraceOptions {

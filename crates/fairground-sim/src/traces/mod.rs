@@ -10,6 +10,9 @@
 //! - *Work.* steps = duration x the model's rate on the trace's GPU type (`--trace-gpu-type`,
 //!   default v100), so the job would last its recorded duration on the GPUs it had.
 //! - *Arrival.* Seconds after the earliest submission among the jobs kept.
+//! - *Cutting a large trace.* `--from` / `--until` keep the jobs submitted in [from, until);
+//!   `--sample N` then keeps N of the rest, drawn by the same seeded hash of their ids (so a job's
+//!   presence does not depend on the order of the file); both are counted as skipped.
 //! - *Skipped, counted and reported, never silently dropped:* lines that do not parse (the first
 //!   few are quoted with line and field), jobs with no GPUs, jobs with no duration, and jobs
 //!   whose GPU count no model in the table was measured on. A trace from which no job is kept is
@@ -31,6 +34,12 @@ pub struct TraceOptions {
     pub tenant: TenantField,
     /// The GPU type the trace's durations were measured on.
     pub gpu_type: String,
+    /// Keep only jobs submitted at or after this time (seconds, as [`seconds_of`] gives).
+    pub from: Option<f64>,
+    /// Keep only jobs submitted before this time.
+    pub until: Option<f64>,
+    /// Keep this many of the jobs left, drawn by a seeded hash of their ids (file order kept).
+    pub sample: Option<usize>,
 }
 
 impl Default for TraceOptions {
@@ -39,6 +48,9 @@ impl Default for TraceOptions {
             seed: 0,
             tenant: TenantField::User,
             gpu_type: "v100".into(),
+            from: None,
+            until: None,
+            sample: None,
         }
     }
 }
@@ -145,6 +157,12 @@ fn into_jobs(
 ) -> Result<(), SimError> {
     let mut kept = Vec::new();
     for job in parsed {
+        if opts.from.is_some_and(|t| job.submit_s < t)
+            || opts.until.is_some_and(|t| job.submit_s >= t)
+        {
+            read.skip("submitted outside --from/--until");
+            continue;
+        }
         if job.gpus == 0 {
             read.skip("no GPUs (a CPU job)");
             continue;
@@ -168,6 +186,28 @@ fn into_jobs(
             )));
         };
         kept.push((job, model, rate));
+    }
+    if let Some(n) = opts.sample.filter(|&n| n < kept.len()) {
+        let mut order: Vec<(u64, usize)> = kept
+            .iter()
+            .enumerate()
+            .map(|(k, (job, _, _))| {
+                (
+                    splitmix64(opts.seed.rotate_left(32) ^ splitmix64(job.id)),
+                    k,
+                )
+            })
+            .collect();
+        order.sort_unstable();
+        let mut chosen = vec![false; kept.len()];
+        for &(_, k) in order.iter().take(n) {
+            chosen[k] = true;
+        }
+        for _ in n..kept.len() {
+            read.skip("not drawn by --sample");
+        }
+        let mut flags = chosen.into_iter();
+        kept.retain(|_| flags.next().unwrap_or(false));
     }
     let start = kept
         .iter()
