@@ -54,6 +54,31 @@ test('a CSV trace can be uploaded and run; bad input is explained', async ({ pag
   await expect(page.locator('[data-testid=sim-table] tr[data-policy=fifo] td.done')).toHaveText('3');
 });
 
+// A public trace is read in the browser as by the CLI: Helios's cluster_log.csv, recognised from
+// its header; the reader's report (kept and skipped lines) is shown with the results.
+test('a Helios trace uploads, runs and reports the lines it skipped', async ({ page }) => {
+  await page.getByTestId('sim-cluster').fill('v100=4,p100=4,k80=4');
+  const log = 'job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,duration,queue\n' +
+    '1,u1,vcA,1,4,1,COMPLETED,2020-06-09 18:00:00,2020-06-09 18:00:00,2020-06-09 18:30:00,1800,0\n' +
+    '2,u2,vcA,2,8,1,FAILED,2020-06-09 18:10:00,2020-06-09 18:10:00,2020-06-09 18:20:00,600,0\n' +
+    '3,u1,vcB,0,4,1,COMPLETED,2020-06-09 18:20:00,2020-06-09 18:20:00,2020-06-09 18:40:00,1200,0\n' +
+    '4,u3,vcB,4,16,1,COMPLETED,2020-06-09 18:30:00,2020-06-09 18:30:00,2020-06-09 19:30:00,3600,0\n';
+  await page.getByTestId('sim-trace').setInputFiles({ name: 'cluster_log.csv', mimeType: 'text/csv', buffer: Buffer.from(log) });
+  await expect(page.getByText('Trace: cluster_log.csv')).toBeVisible();
+  await page.getByTestId('sim-run').click();
+  const table = page.getByTestId('sim-table');
+  await expect(table.locator('tbody tr')).toHaveCount(3, { timeout: 20_000 });
+  await expect(table.locator('tr[data-policy=fifo] td.done')).toHaveText('3');
+  const notes = page.getByTestId('sim-notes');
+  await expect(notes.getByText('cluster_log.csv: 4 job lines: 3 kept')).toHaveCount(1);
+  await expect(notes).toContainText('1 skipped: no GPUs');
+
+  // A full trace is too large for the browser: the message says how to replay it natively.
+  const big = log + '5,u1,vcA,1,4,1,COMPLETED,2020-06-09 19:00:00,,,60,0\n'.repeat(30_000);
+  await page.getByTestId('sim-trace').setInputFiles({ name: 'big_log.csv', mimeType: 'text/csv', buffer: Buffer.from(big) });
+  await expect(page.getByTestId('sim-error')).toContainText('fairground simulate --trace big_log.csv');
+});
+
 test("Synergy's set-up runs its mechanisms with CPU and memory charted and a steady-state JCT", async ({ page }) => {
   await page.getByTestId('sim-synergy-setup').click();
   await expect(page.getByTestId('sim-cluster')).toHaveValue('gpu=128');

@@ -2,7 +2,7 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::{GpuMemory, Interference};
-use fairground_sim::traces::{self, TenantField, TraceOptions};
+use fairground_sim::traces::{self, TenantField, TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace, SynergyConfig,
     SyntheticConfig,
@@ -178,20 +178,20 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         .map_err(|e| e.to_string())?,
         (Some(path), _) => {
             let text = read(path)?;
-            let is_csv = path.extension().is_some_and(|e| e == "csv");
-            let format =
-                a.trace_format
-                    .as_deref()
-                    .unwrap_or(if traces::philly::recognises(&text) {
-                        "philly"
-                    } else if is_csv && text.lines().next().is_some_and(traces::helios::recognises)
-                    {
-                        "helios"
-                    } else if is_csv {
-                        "csv"
-                    } else {
-                        "gavel"
-                    });
+            let name = path.to_string_lossy();
+            let format = match a.trace_format.as_deref() {
+                Some(f) => TraceFormat::parse(f).map_err(|e| e.to_string())?,
+                None => TraceFormat::recognise(&name, &text),
+            };
+            if !format.is_public() && (a.from.is_some() || a.until.is_some() || a.sample.is_some())
+            {
+                return Err(format!(
+                    "--from, --until and --sample cut public traces (helios, philly); {} is read \
+                     as a {} trace",
+                    path.display(),
+                    format.name()
+                ));
+            }
             let opts = TraceOptions {
                 seed: a.seed,
                 tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
@@ -200,29 +200,18 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                 until: time_flag("--until", a.until.as_deref())?,
                 sample: a.sample,
             };
-            if !matches!(format, "helios" | "philly")
-                && (a.from.is_some() || a.until.is_some() || a.sample.is_some())
-            {
-                return Err(format!(
-                    "--from, --until and --sample cut public traces (helios, philly); {} is read \
-                     as a {format} trace",
-                    path.display()
-                ));
-            }
-            let report = |read: traces::TraceRead| {
-                for line in read.summary() {
-                    eprintln!("{}: {line}", path.display());
-                }
-                read.jobs
-            };
-            let parsed = match format {
-                "helios" => traces::helios::read(&text, &table, &cluster.types, &opts).map(report),
-                "philly" => traces::philly::read(&text, &table, &cluster.types, &opts).map(report),
-                "csv" => {
+            let parsed = match format.read_public(&text, &table, &cluster.types, &opts) {
+                Some(read) => read.map(|read| {
+                    for line in read.summary() {
+                        eprintln!("{}: {line}", path.display());
+                    }
+                    read.jobs
+                }),
+                None if format == TraceFormat::Csv => {
                     let largest = cluster.largest_server();
                     csv_trace(&text, &table, &cluster.types, Some((&profiles, &largest)))
                 }
-                _ => gavel_trace(&text, &table, &cluster.types),
+                None => gavel_trace(&text, &table, &cluster.types),
             };
             parsed.map_err(|e| format!("{}: {e}", path.display()))?
         }

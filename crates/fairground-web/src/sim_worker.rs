@@ -3,6 +3,7 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::GpuMemory;
+use fairground_sim::traces::{TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, synergy, synthetic, SynergyConfig, SyntheticConfig,
 };
@@ -22,7 +23,8 @@ pub enum Workload {
     Synthetic(SyntheticConfig),
     /// Synergy's generator over the built-in model profiles.
     Synergy(SynergyConfig),
-    /// A trace file's name and text (Gavel's TSV, or Fairground's CSV when the name ends in .csv).
+    /// A trace file's name and text, in any format the CLI reads, recognised the same way
+    /// (`TraceFormat::recognise`): Gavel's TSV, Fairground's CSV, Helios's or Philly's logs.
     Trace {
         name: String,
         text: String,
@@ -71,7 +73,9 @@ pub enum SimOutput {
 
 /// The cluster and jobs of a request, with located errors (the throughputs and model profiles
 /// are the built-in cited tables: the browser has no file of Gavel's or Synergy's).
-pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>), String> {
+/// Also returns what reading a public trace reported (kept and skipped jobs), shown with the
+/// results.
+pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>, Vec<String>), String> {
     let shape = ServerShape::parse(&req.server_shape).map_err(|e| e.to_string())?;
     let mut cluster = Cluster::parse_shaped(&req.cluster, &shape).map_err(|e| e.to_string())?;
     cluster.gpu_memory_gb = GpuMemory::parse(&req.gpu_memory, &cluster.types)
@@ -80,19 +84,34 @@ pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>), String> {
     let table = ThroughputTable::builtin();
     let profiles = Profiles::builtin();
     let largest = cluster.largest_server();
+    let mut notes = Vec::new();
     let jobs = match &req.workload {
         Workload::Synthetic(cfg) => synthetic(cfg, &table, &cluster.types),
         Workload::Synergy(cfg) => synergy(cfg, &profiles, &largest, &cluster.types),
-        Workload::Trace { name, text } if name.ends_with(".csv") => {
-            csv_trace(text, &table, &cluster.types, Some((&profiles, &largest)))
+        Workload::Trace { name, text } => {
+            let format = TraceFormat::recognise(name, text);
+            let read = format.read_public(text, &table, &cluster.types, &TraceOptions::default());
+            match read {
+                Some(read) => read.map(|read| {
+                    notes = read
+                        .summary()
+                        .into_iter()
+                        .map(|line| format!("{name}: {line}"))
+                        .collect();
+                    read.jobs
+                }),
+                None if format == TraceFormat::Csv => {
+                    csv_trace(text, &table, &cluster.types, Some((&profiles, &largest)))
+                }
+                None => gavel_trace(text, &table, &cluster.types),
+            }
         }
-        Workload::Trace { text, .. } => gavel_trace(text, &table, &cluster.types),
     }
     .map_err(|e| e.to_string())?;
     if jobs.is_empty() {
         return Err("the workload has no jobs".into());
     }
-    Ok((cluster, jobs))
+    Ok((cluster, jobs, notes))
 }
 
 #[reactor]
@@ -101,7 +120,15 @@ pub async fn SimulateReactor(mut scope: ReactorScope<SimInput, SimOutput>) {
         let SimInput::Run(req) = input else { continue };
         let output = match prepare(&req) {
             Err(why) => SimOutput::Failed(why),
-            Ok((cluster, jobs)) => run(&req, &cluster, &jobs, &mut scope).await,
+            Ok((cluster, jobs, notes)) => match run(&req, &cluster, &jobs, &mut scope).await {
+                SimOutput::Done(mut results) => {
+                    for r in results.iter_mut().flatten() {
+                        r.notes.splice(0..0, notes.iter().cloned());
+                    }
+                    SimOutput::Done(results)
+                }
+                other => other,
+            },
         };
         if scope.send(output).await.is_err() {
             return;
@@ -199,7 +226,7 @@ mod tests {
             mixed_rate: String::new(),
             sync_overhead_s: None,
         };
-        let (cluster, jobs) = prepare(&synthetic).unwrap();
+        let (cluster, jobs, _) = prepare(&synthetic).unwrap();
         assert_eq!((cluster.total_gpus(), jobs.len()), (4, 10));
         let bad = SimRequest {
             workload: Workload::Trace {
@@ -211,6 +238,25 @@ mod tests {
         assert_eq!(
             prepare(&bad).unwrap_err(),
             "CSV line 2: 'x' in column 'total_steps' is not a number"
+        );
+        let helios = SimRequest {
+            workload: Workload::Trace {
+                name: "cluster_log.csv".into(),
+                text: "job_id,user,vc,gpu_num,state,submit_time,duration\n\
+                       1,u1,vc1,1,COMPLETED,2020-06-09 18:41:01,100\n\
+                       2,u2,vc1,0,COMPLETED,2020-06-09 18:42:01,100\n"
+                    .into(),
+            },
+            ..synthetic.clone()
+        };
+        let (_, jobs, notes) = prepare(&helios).unwrap();
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(
+            notes,
+            [
+                "cluster_log.csv: 2 job lines: 1 kept (1 COMPLETED)",
+                "cluster_log.csv: 1 skipped: no GPUs (a CPU job)"
+            ]
         );
         let bad_cluster = SimRequest {
             cluster: "v100".into(),
@@ -235,7 +281,7 @@ mod tests {
             mixed_rate: "sum".into(),
             sync_overhead_s: Some(5.0),
         };
-        let (cluster, jobs) = prepare(&req).unwrap();
+        let (cluster, jobs, _) = prepare(&req).unwrap();
         assert_eq!((cluster.servers.len(), jobs.len()), (2, 50));
         assert!(jobs.iter().all(|j| j.resources.is_some()));
         let bad = SimRequest {

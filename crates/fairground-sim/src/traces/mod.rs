@@ -25,6 +25,76 @@ use crate::model::{Job, SimError};
 use crate::throughputs::ThroughputTable;
 use std::collections::BTreeMap;
 
+/// A trace file's format: Gavel's TSV, Fairground's CSV ([`crate::workload`]), or a public one
+/// read here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraceFormat {
+    Gavel,
+    Csv,
+    Helios,
+    Philly,
+}
+
+impl TraceFormat {
+    pub fn parse(text: &str) -> Result<TraceFormat, SimError> {
+        match text {
+            "gavel" => Ok(TraceFormat::Gavel),
+            "csv" => Ok(TraceFormat::Csv),
+            "helios" => Ok(TraceFormat::Helios),
+            "philly" => Ok(TraceFormat::Philly),
+            other => Err(SimError::Input(format!(
+                "trace format '{other}': expected gavel, csv, helios or philly"
+            ))),
+        }
+    }
+
+    /// The name `--trace-format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceFormat::Gavel => "gavel",
+            TraceFormat::Csv => "csv",
+            TraceFormat::Helios => "helios",
+            TraceFormat::Philly => "philly",
+        }
+    }
+
+    /// The format of a file, from its name and text: a JSON array of jobs with attempts is
+    /// Philly's, a `.csv` with Helios's header Helios's, any other `.csv` Fairground's, anything
+    /// else Gavel's.
+    pub fn recognise(name: &str, text: &str) -> TraceFormat {
+        let is_csv = name.ends_with(".csv");
+        if philly::recognises(text) {
+            TraceFormat::Philly
+        } else if is_csv && text.lines().next().is_some_and(helios::recognises) {
+            TraceFormat::Helios
+        } else if is_csv {
+            TraceFormat::Csv
+        } else {
+            TraceFormat::Gavel
+        }
+    }
+
+    /// A public trace, read by this module (the others by [`crate::workload`]).
+    pub fn is_public(self) -> bool {
+        matches!(self, TraceFormat::Helios | TraceFormat::Philly)
+    }
+
+    /// Reads a public trace; `None` for Gavel's and Fairground's formats.
+    pub fn read_public(
+        self,
+        text: &str,
+        table: &ThroughputTable,
+        types: &[String],
+        opts: &TraceOptions,
+    ) -> Option<Result<TraceRead, SimError>> {
+        match self {
+            TraceFormat::Helios => Some(helios::read(text, table, types, opts)),
+            TraceFormat::Philly => Some(philly::read(text, table, types, opts)),
+            TraceFormat::Gavel | TraceFormat::Csv => None,
+        }
+    }
+}
+
 /// What a reader needs besides the text.
 #[derive(Debug, Clone)]
 pub struct TraceOptions {

@@ -330,7 +330,9 @@ pub fn SimulateTab() -> Html {
             input.set_value("");
             if file.size() > MAX_TRACE {
                 form_error.set(Some(format!(
-                    "{} is over the 1 MB limit for traces in the browser",
+                    "{} is over the 1 MB limit for traces in the browser: replay it natively with \
+                     `fairground simulate --trace {}` (add --from, --until or --sample N to cut it)",
+                    file.name(),
                     file.name()
                 )));
                 return;
@@ -444,8 +446,8 @@ pub fn SimulateTab() -> Html {
                     </div>
                 }
                 { text_input("steady-state job ids (A..B)", "sim-measure", &measure) }
-                <label class="file-button">{ "Upload a trace (Gavel .trace or .csv)" }
-                    <input type="file" accept=".trace,.csv,.tsv,text/plain" onchange={on_trace} data-testid="sim-trace" />
+                <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly)" }
+                    <input type="file" accept=".trace,.csv,.tsv,.json,text/plain" onchange={on_trace} data-testid="sim-trace" />
                 </label>
                 { number_input("round (s)", "sim-round", &round) }
                 <fieldset class="sim-policies">
@@ -516,6 +518,22 @@ fn run_view(state: &RunState) -> Html {
 fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Html {
     let ok: Vec<&SimResult> = results.iter().flatten().collect();
     let failures: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    // Each policy's own notes, and the trace reader's report once (every result carries it).
+    let mut notes: Vec<String> = Vec::new();
+    for r in &ok {
+        if r.jobs_unfinished > 0 {
+            notes.push(format!(
+                "{}: stopped once the measured jobs finished; {} other jobs were still running or \
+                 waiting (not in the all-jobs figures)",
+                r.policy, r.jobs_unfinished
+            ));
+        }
+        for n in &r.notes {
+            if !notes.contains(n) {
+                notes.push(n.clone());
+            }
+        }
+    }
     let cdfs: Vec<(String, Vec<(f64, f64)>)> = ok
         .iter()
         .map(|r| {
@@ -610,14 +628,11 @@ fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Htm
                     </tr>
                 }) }</tbody>
             </table>
-            { for ok.iter().filter(|r| r.jobs_unfinished > 0 || !r.notes.is_empty()).map(|r| html! {
+            if !notes.is_empty() {
                 <ul class="notice sim-notes" data-testid="sim-notes">
-                    if r.jobs_unfinished > 0 {
-                        <li>{ format!("{}: stopped once the measured jobs finished; {} other jobs were still running or waiting (not in the all-jobs figures)", r.policy, r.jobs_unfinished) }</li>
-                    }
-                    { for r.notes.iter().map(|n| html! { <li>{ n.as_str() }</li> }) }
+                    { for notes.iter().map(|n| html! { <li>{ n.as_str() }</li> }) }
                 </ul>
-            }) }
+            }
             <ChartFrame title="Job completion time, CDF" file="jct-cdf" export=true>
                 <LineChart series={cdfs} x_label="JCT (hours)" y_label="share of jobs" testid="jct-cdf" />
             </ChartFrame>
