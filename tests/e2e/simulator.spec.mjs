@@ -79,6 +79,32 @@ test('a Helios trace uploads, runs and reports the lines it skipped', async ({ p
   await expect(page.getByTestId('sim-error')).toContainText('fairground simulate --trace big_log.csv');
 });
 
+// PAI's trace is two headerless tables joined on job_name: both are chosen in one upload.
+// alice's job ran 1,800 s on a P100 from 0; bob's (2 x 50% = 1 GPU) 1,200 s, submitted at 100 s,
+// starts at the next 360-s round: JCTs 1,800 and 1,460 s under fifo, average 1,630 s.
+test("PAI's two tables upload together and replay their durations", async ({ page }) => {
+  await page.getByTestId('sim-cluster').fill('p100=4');
+  const jobs = 'ja,ia,alice,Terminated,5000.0,6800.0\njb,ib,bob,Failed,5100.0,6400.0\njc,ic,carol,Running,5200.0,\n';
+  const tasks = 'ja,worker,1.0,Terminated,5000.0,6800.0,600.0,10.0,100.0,P100\n' +
+    'jb,worker,2.0,Failed,5200.0,6400.0,600.0,10.0,50.0,P100\n';
+  await page.getByTestId('sim-trace').setInputFiles([
+    { name: 'pai_task_table.csv', mimeType: 'text/csv', buffer: Buffer.from(tasks) },
+    { name: 'pai_job_table.csv', mimeType: 'text/csv', buffer: Buffer.from(jobs) },
+  ]);
+  await expect(page.getByText('Trace: pai_task_table.csv + pai_job_table.csv')).toBeVisible();
+  await page.getByTestId('sim-run').click();
+  const table = page.getByTestId('sim-table');
+  await expect(table.locator('tbody tr')).toHaveCount(3, { timeout: 20_000 });
+  const avg = Number(await table.locator('tr[data-policy=fifo] td.avg-jct').getAttribute('data-seconds'));
+  expect(avg).toBeCloseTo(1630, 3);
+  await expect(page.getByTestId('sim-notes')).toContainText('1 skipped: Running or Waiting');
+
+  // One table alone is refused with what to add.
+  await page.getByTestId('sim-trace').setInputFiles({ name: 'pai_job_table.csv', mimeType: 'text/csv', buffer: Buffer.from(jobs) });
+  await page.getByTestId('sim-run').click();
+  await expect(page.getByTestId('sim-status')).toContainText('give both');
+});
+
 test("Synergy's set-up runs its mechanisms with CPU and memory charted and a steady-state JCT", async ({ page }) => {
   await page.getByTestId('sim-synergy-setup').click();
   await expect(page.getByTestId('sim-cluster')).toHaveValue('gpu=128');

@@ -23,10 +23,14 @@ pub struct SimulateArgs {
     #[arg(long, conflicts_with_all = ["synthetic", "synthetic_synergy"])]
     trace: Option<PathBuf>,
     /// The trace's format; by default recognised from the file (a JSON array of jobs with
-    /// attempts is Philly's, a `.csv` with Helios's header Helios's, any other `.csv`
-    /// Fairground's, anything else Gavel's).
-    #[arg(long, value_parser = ["gavel", "csv", "helios", "philly"], requires = "trace")]
+    /// attempts is Philly's, pai_job_table / pai_task_table PAI's, a `.csv` with Helios's
+    /// header Helios's, any other `.csv` Fairground's, anything else Gavel's).
+    #[arg(long, value_parser = ["gavel", "csv", "helios", "philly", "pai"], requires = "trace")]
     trace_format: Option<String>,
+    /// PAI's trace is two tables: --trace gives one, this the other (default: the other's
+    /// published name, pai_task_table.csv or pai_job_table.csv, in the same folder).
+    #[arg(long, value_name = "FILE", requires = "trace")]
+    trace_tasks: Option<PathBuf>,
     /// Public traces: which field names the tenant, the user or the virtual cluster.
     #[arg(long, default_value = "user", value_parser = ["user", "vc"])]
     trace_tenant: String,
@@ -34,10 +38,11 @@ pub struct SimulateArgs {
     /// model's rate on it).
     #[arg(long, default_value = "v100")]
     trace_gpu_type: String,
-    /// Public traces: keep the jobs submitted at or after this time ("YYYY-MM-DD HH:MM:SS").
+    /// Public traces: keep the jobs submitted at or after this time ("YYYY-MM-DD HH:MM:SS", or
+    /// seconds as the trace counts them, as in PAI's).
     #[arg(long, value_name = "TIME")]
     from: Option<String>,
-    /// Public traces: keep the jobs submitted before this time ("YYYY-MM-DD HH:MM:SS").
+    /// Public traces: keep the jobs submitted before this time (as --from).
     #[arg(long, value_name = "TIME")]
     until: Option<String>,
     /// Public traces: keep N of the jobs left, drawn by --seed.
@@ -186,7 +191,8 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
             if !format.is_public() && (a.from.is_some() || a.until.is_some() || a.sample.is_some())
             {
                 return Err(format!(
-                    "--from, --until and --sample cut public traces (helios, philly); {} is read \
+                    "--from, --until and --sample cut public traces (helios, philly, pai); {} is \
+                     read \
                      as a {} trace",
                     path.display(),
                     format.name()
@@ -200,7 +206,34 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                 until: time_flag("--until", a.until.as_deref())?,
                 sample: a.sample,
             };
-            let parsed = match format.read_public(&text, &table, &cluster.types, &opts) {
+            let second = match (format, &a.trace_tasks) {
+                (TraceFormat::Pai, given) => {
+                    let other = given.clone().unwrap_or_else(|| pai_companion(path));
+                    let text = read(&other).map_err(|e| {
+                        if given.is_some() {
+                            e
+                        } else {
+                            format!(
+                                "{e}\n(PAI's trace is two tables: name the other with \
+                                 --trace-tasks FILE)"
+                            )
+                        }
+                    })?;
+                    Some((other.to_string_lossy().into_owned(), text))
+                }
+                (_, Some(_)) => {
+                    return Err(format!(
+                        "--trace-tasks is PAI's task table; {} is read as a {} trace",
+                        path.display(),
+                        format.name()
+                    ))
+                }
+                (_, None) => None,
+            };
+            let second = second.as_ref().map(|(n, t)| (n.as_str(), t.as_str()));
+            let read_public =
+                format.read_public((&name, &text), second, &table, &cluster.types, &opts);
+            let parsed = match read_public {
                 Some(read) => read.map(|read| {
                     for line in read.summary() {
                         eprintln!("{}: {line}", path.display());
@@ -213,7 +246,11 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                 }
                 None => gavel_trace(&text, &table, &cluster.types),
             };
-            parsed.map_err(|e| format!("{}: {e}", path.display()))?
+            parsed.map_err(|e| match format {
+                // Its reader names the file of each message (one of two).
+                TraceFormat::Pai => e.to_string(),
+                _ => format!("{}: {e}", path.display()),
+            })?
         }
         (None, Some(n)) => synthetic(
             &SyntheticConfig {
@@ -396,7 +433,24 @@ fn time_flag(flag: &str, value: Option<&str>) -> Result<Option<f64>, String> {
     value
         .map(|text| {
             traces::seconds_of(text)
-                .ok_or_else(|| format!("{flag}: '{text}' is not a time (YYYY-MM-DD HH:MM:SS)"))
+                .or_else(|| text.trim().parse::<f64>().ok().filter(|t| t.is_finite()))
+                .ok_or_else(|| {
+                    format!(
+                        "{flag}: '{text}' is not a time (YYYY-MM-DD HH:MM:SS, or seconds as the \
+                         trace counts them)"
+                    )
+                })
         })
         .transpose()
+}
+
+/// The other PAI table beside `path`, by its published name.
+fn pai_companion(path: &std::path::Path) -> PathBuf {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let other = if name.starts_with("pai_task_table") {
+        "pai_job_table.csv"
+    } else {
+        "pai_task_table.csv"
+    };
+    path.with_file_name(other)
 }

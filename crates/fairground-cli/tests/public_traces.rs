@@ -229,3 +229,91 @@ fn windows_and_samples_cut_public_traces_only() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cut public traces"));
 }
+
+/// PAI's two headerless tables, under their published names in one folder: `--trace` names the
+/// job table and the task table is found beside it. Both jobs ran on P100s: alice's 1,800 s
+/// from 0; bob's 2 instances x 50% = 1 GPU, 1,200 s from his launch, submitted at 100 s, starts
+/// at the next 360-s round: JCT 360 - 100 + 1,200 = 1,460 s. --until in the trace's seconds
+/// keeps alice's only; a task table named otherwise is given with --trace-tasks.
+#[test]
+fn pai_tables_are_joined_and_replayed() {
+    let dir = std::env::temp_dir().join(format!("fairground-pai-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let jobs = dir.join("pai_job_table.csv");
+    std::fs::write(
+        &jobs,
+        "ja,ia,alice,Terminated,5000.0,6800.0\n\
+         jb,ib,bob,Failed,5100.0,6400.0\n\
+         jc,ic,carol,Running,5200.0,\n",
+    )
+    .unwrap();
+    let tasks_text = "ja,worker,1.0,Terminated,5000.0,6800.0,600.0,10.0,100.0,P100\n\
+                      jb,worker,2.0,Failed,5200.0,6400.0,600.0,10.0,50.0,P100\n\
+                      jc,worker,1.0,Running,5300.0,,600.0,10.0,100.0,P100\n";
+    std::fs::write(dir.join("pai_task_table.csv"), tasks_text).unwrap();
+    let jobs = jobs.to_string_lossy().into_owned();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            "--trace",
+            &jobs,
+            "--cluster",
+            "p100=4",
+            "--policy",
+            "fifo",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        fairground(&args)
+    };
+    let out = run(&[]);
+    let report = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{report}");
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["tenants"], serde_json::json!(["alice", "bob"]));
+    let jct: Vec<f64> = result["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["jct_s"].as_f64().unwrap())
+        .collect();
+    assert!(
+        (jct[0] - 1800.0).abs() < 1e-6 && (jct[1] - 1460.0).abs() < 1e-6,
+        "{jct:?}"
+    );
+    assert!(
+        report.contains("3 job lines: 2 kept (1 Failed, 1 Terminated)"),
+        "{report}"
+    );
+    assert!(report.contains("1 skipped: Running or Waiting"), "{report}");
+
+    let out = run(&["--until", "5050"]);
+    let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["tenants"], serde_json::json!(["alice"]));
+
+    let renamed = temp("tasks-july.csv", tasks_text);
+    let out = run(&["--trace-tasks", &renamed]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // Without its task table the job table cannot be read: the message says what to give.
+    let alone = dir.join("alone");
+    std::fs::create_dir_all(&alone).unwrap();
+    let lone = alone.join("pai_job_table.csv");
+    std::fs::write(&lone, "ja,ia,alice,Terminated,5000.0,6800.0\n").unwrap();
+    let lone = lone.to_string_lossy().into_owned();
+    let out = fairground(&[
+        "simulate",
+        "--trace",
+        &lone,
+        "--cluster",
+        "p100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--trace-tasks FILE"));
+}

@@ -101,6 +101,11 @@ impl ThroughputTable {
             .collect()
     }
 
+    /// Whether any entry has a figure for GPU type `gpu`.
+    pub fn has_type(&self, gpu: &str) -> bool {
+        self.entries.values().any(|row| row.contains_key(gpu))
+    }
+
     /// The job's rate on one named type, if known.
     pub fn rate_on(&self, model: &str, scale_factor: u32, gpu: &str) -> Option<f64> {
         self.entries

@@ -28,6 +28,8 @@ pub enum Workload {
     Trace {
         name: String,
         text: String,
+        /// A second file, read with the first: PAI's other table.
+        second: Option<(String, String)>,
     },
 }
 
@@ -88,9 +90,23 @@ pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>, Vec<String>), Str
     let jobs = match &req.workload {
         Workload::Synthetic(cfg) => synthetic(cfg, &table, &cluster.types),
         Workload::Synergy(cfg) => synergy(cfg, &profiles, &largest, &cluster.types),
-        Workload::Trace { name, text } => {
+        Workload::Trace { name, text, second } => {
             let format = TraceFormat::recognise(name, text);
-            let read = format.read_public(text, &table, &cluster.types, &TraceOptions::default());
+            if second.is_some() && format != TraceFormat::Pai {
+                return Err(format!(
+                    "two files are read together only as PAI's two tables; {name} is read as a \
+                     {} trace: upload it alone",
+                    format.name()
+                ));
+            }
+            let second = second.as_ref().map(|(n, t)| (n.as_str(), t.as_str()));
+            let read = format.read_public(
+                (name, text),
+                second,
+                &table,
+                &cluster.types,
+                &TraceOptions::default(),
+            );
             match read {
                 Some(read) => read.map(|read| {
                     notes = read
@@ -232,6 +248,7 @@ mod tests {
             workload: Workload::Trace {
                 name: "t.csv".into(),
                 text: "tenant,job_type,arrival_s,total_steps,scale_factor\na,A3C,0,x,1\n".into(),
+                second: None,
             },
             ..synthetic.clone()
         };
@@ -246,6 +263,7 @@ mod tests {
                        1,u1,vc1,1,COMPLETED,2020-06-09 18:41:01,100\n\
                        2,u2,vc1,0,COMPLETED,2020-06-09 18:42:01,100\n"
                     .into(),
+                second: None,
             },
             ..synthetic.clone()
         };
@@ -293,6 +311,7 @@ mod tests {
             workload: Workload::Trace {
                 name: "t.csv".into(),
                 text: "tenant,job_type,arrival_s,total_steps,scale_factor\na,vgg,0,10,1\n".into(),
+                second: None,
             },
             ..req
         };

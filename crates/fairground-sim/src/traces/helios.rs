@@ -9,7 +9,7 @@
 //! `state` (counted), `submit_time` (arrival) and `duration` (the work, by the rules in
 //! [`super`]). Columns may come in any order; others are ignored.
 
-use super::{into_jobs, seconds_of, TenantField, TraceJob, TraceOptions, TraceRead};
+use super::{fnv1a, into_jobs, seconds_of, TenantField, TraceJob, TraceOptions, TraceRead};
 use crate::model::SimError;
 use crate::throughputs::ThroughputTable;
 
@@ -78,7 +78,11 @@ pub fn read(
         };
         let job = (|| {
             Ok(TraceJob {
-                id: field(0).parse().map_err(|_| bad(0, "a whole number"))?,
+                // A number is its own id; other text (hashed ids) is hashed.
+                id: match field(0) {
+                    "" => return Err(bad(0, "an id")),
+                    id => id.parse().unwrap_or_else(|_| fnv1a(id)),
+                },
                 tenant: Some(field(1))
                     .filter(|t| !t.is_empty())
                     .ok_or_else(|| bad(1, "a name"))?
@@ -95,6 +99,8 @@ pub fn read(
                     .ok()
                     .filter(|d| d.is_finite() && *d >= 0.0)
                     .ok_or_else(|| bad(5, "a number of seconds"))?,
+                gpu_type: None,
+                adjusted: Vec::new(),
             })
         })();
         match job {

@@ -19,6 +19,7 @@
 //!   an error that lists why.
 
 pub mod helios;
+pub mod pai;
 pub mod philly;
 
 use crate::model::{Job, SimError};
@@ -33,6 +34,8 @@ pub enum TraceFormat {
     Csv,
     Helios,
     Philly,
+    /// Alibaba's PAI: a job table and a task table, read together.
+    Pai,
 }
 
 impl TraceFormat {
@@ -42,8 +45,9 @@ impl TraceFormat {
             "csv" => Ok(TraceFormat::Csv),
             "helios" => Ok(TraceFormat::Helios),
             "philly" => Ok(TraceFormat::Philly),
+            "pai" => Ok(TraceFormat::Pai),
             other => Err(SimError::Input(format!(
-                "trace format '{other}': expected gavel, csv, helios or philly"
+                "trace format '{other}': expected gavel, csv, helios, philly or pai"
             ))),
         }
     }
@@ -55,16 +59,20 @@ impl TraceFormat {
             TraceFormat::Csv => "csv",
             TraceFormat::Helios => "helios",
             TraceFormat::Philly => "philly",
+            TraceFormat::Pai => "pai",
         }
     }
 
     /// The format of a file, from its name and text: a JSON array of jobs with attempts is
-    /// Philly's, a `.csv` with Helios's header Helios's, any other `.csv` Fairground's, anything
-    /// else Gavel's.
+    /// Philly's, a file named `pai_job_table*` or `pai_task_table*` (or headed by their
+    /// columns) PAI's, a `.csv` with Helios's header Helios's, any other `.csv` Fairground's,
+    /// anything else Gavel's.
     pub fn recognise(name: &str, text: &str) -> TraceFormat {
         let is_csv = name.ends_with(".csv");
         if philly::recognises(text) {
             TraceFormat::Philly
+        } else if pai::recognises(name, text) {
+            TraceFormat::Pai
         } else if is_csv && text.lines().next().is_some_and(helios::recognises) {
             TraceFormat::Helios
         } else if is_csv {
@@ -76,20 +84,48 @@ impl TraceFormat {
 
     /// A public trace, read by this module (the others by [`crate::workload`]).
     pub fn is_public(self) -> bool {
-        matches!(self, TraceFormat::Helios | TraceFormat::Philly)
+        matches!(
+            self,
+            TraceFormat::Helios | TraceFormat::Philly | TraceFormat::Pai
+        )
     }
 
-    /// Reads a public trace; `None` for Gavel's and Fairground's formats.
+    /// Reads a public trace from `file` (name, text) and, for PAI, `second`: its other table
+    /// (either order). `None` for Gavel's and Fairground's formats.
     pub fn read_public(
         self,
-        text: &str,
+        file: (&str, &str),
+        second: Option<(&str, &str)>,
         table: &ThroughputTable,
         types: &[String],
         opts: &TraceOptions,
     ) -> Option<Result<TraceRead, SimError>> {
+        let (_, text) = file;
         match self {
             TraceFormat::Helios => Some(helios::read(text, table, types, opts)),
             TraceFormat::Philly => Some(philly::read(text, table, types, opts)),
+            TraceFormat::Pai => Some(match second {
+                None => Err(SimError::Input(format!(
+                    "{}: PAI's trace is two tables joined on job_name, pai_job_table.csv and \
+                     pai_task_table.csv: give both",
+                    file.0
+                ))),
+                Some(other) => {
+                    let (jobs, tasks) = if pai::is_task_table(file.0, file.1) {
+                        (other, file)
+                    } else {
+                        (file, other)
+                    };
+                    if pai::is_task_table(jobs.0, jobs.1) || !pai::is_task_table(tasks.0, tasks.1) {
+                        Err(SimError::Input(format!(
+                            "{} and {}: expected one PAI job table and one task table",
+                            file.0, other.0
+                        )))
+                    } else {
+                        pai::read(jobs.0, jobs.1, tasks.0, tasks.1, table, types, opts)
+                    }
+                }
+            }),
             TraceFormat::Gavel | TraceFormat::Csv => None,
         }
     }
@@ -154,6 +190,8 @@ pub struct TraceRead {
     pub kept_by_state: BTreeMap<String, usize>,
     /// Skipped lines by reason.
     pub skipped: BTreeMap<String, usize>,
+    /// Kept jobs changed by a stated rule, by rule (PAI's fractional GPUs rounded up, ...).
+    pub adjusted: BTreeMap<String, usize>,
     /// The first few malformed lines, each with its line number and field.
     pub examples: Vec<String>,
 }
@@ -164,6 +202,10 @@ const EXAMPLES: usize = 5;
 impl TraceRead {
     fn skip(&mut self, reason: &str) {
         *self.skipped.entry(reason.to_string()).or_default() += 1;
+    }
+
+    fn adjust(&mut self, rule: &str) {
+        *self.adjusted.entry(rule.to_string()).or_default() += 1;
     }
 
     fn malformed(&mut self, message: String) {
@@ -191,6 +233,11 @@ impl TraceRead {
                 .iter()
                 .map(|(why, n)| format!("{n} skipped: {why}")),
         );
+        out.extend(
+            self.adjusted
+                .iter()
+                .map(|(rule, n)| format!("{n} kept with {rule}")),
+        );
         out.extend(self.examples.iter().cloned());
         out
     }
@@ -215,6 +262,11 @@ struct TraceJob {
     submit_s: f64,
     duration_s: f64,
     state: String,
+    /// The GPU type the duration was recorded on, when the trace says (PAI); else
+    /// `--trace-gpu-type`.
+    gpu_type: Option<String>,
+    /// Stated rules that changed the job (counted in the report if it is kept).
+    adjusted: Vec<&'static str>,
 }
 
 /// Applies the module's rules to the jobs a reader parsed, in file order.
@@ -245,14 +297,15 @@ fn into_jobs(
             read.skip("no model in the throughput table was measured on this many GPUs");
             continue;
         };
+        let gpu_type = job.gpu_type.as_deref().unwrap_or(&opts.gpu_type);
         let Some(rate) = table
-            .rate_on(model, job.gpus, &opts.gpu_type)
+            .rate_on(model, job.gpus, gpu_type)
             .filter(|r| *r > 0.0)
         else {
             return Err(SimError::Input(format!(
-                "the throughput table has no rate for '{model}' on {} GPU(s) of type '{}', the \
-                 trace's GPU type (--trace-gpu-type)",
-                job.gpus, opts.gpu_type
+                "the throughput table has no rate for '{model}' on {} GPU(s) of type \
+                 '{gpu_type}', the trace's GPU type (--trace-gpu-type)",
+                job.gpus
             )));
         };
         kept.push((job, model, rate));
@@ -285,6 +338,9 @@ fn into_jobs(
         .fold(f64::INFINITY, f64::min);
     for (job, model, rate) in kept {
         *read.kept_by_state.entry(job.state).or_default() += 1;
+        for rule in job.adjusted {
+            read.adjust(rule);
+        }
         read.jobs.push(Job {
             id: read.jobs.len(),
             tenant: job.tenant,
@@ -298,6 +354,13 @@ fn into_jobs(
         });
     }
     Ok(())
+}
+
+/// FNV-1a of a job id's text: a number for the model draw and the sample.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// The model a job is given: among the table's models measured on `gpus` GPUs (sorted by

@@ -15,7 +15,7 @@
 //!   attempt that records both times.
 //! - The model draw hashes `jobid`'s text.
 
-use super::{into_jobs, seconds_of, TenantField, TraceJob, TraceOptions, TraceRead};
+use super::{fnv1a, into_jobs, seconds_of, TenantField, TraceJob, TraceOptions, TraceRead};
 use crate::model::SimError;
 use crate::throughputs::ThroughputTable;
 use serde_json::value::RawValue;
@@ -131,6 +131,8 @@ fn job(raw: &RawValue, tenant_key: &str, line: usize) -> Result<Parsed, String> 
         submit_s,
         duration_s,
         state: text("status")?.to_string(),
+        gpu_type: None,
+        adjusted: Vec::new(),
     }))
 }
 
@@ -142,13 +144,6 @@ fn line_of(text: &str, part: &str) -> usize {
         .filter(|&&b| b == b'\n')
         .count()
         + 1
-}
-
-/// FNV-1a of a job id's text: a number for the model draw.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::GpuMemory;
 use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig};
 use fairground_sim::{Cluster, ServerShape};
+use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
@@ -69,6 +70,9 @@ fn with_order(chosen: &[String], order: &str) -> Vec<String> {
         })
         .collect()
 }
+/// An uploaded file: its name and text.
+type TraceFile = (String, String);
+
 /// Largest trace accepted from a file (bytes).
 const MAX_TRACE: f64 = 1024.0 * 1024.0;
 
@@ -190,7 +194,8 @@ pub fn SimulateTab() -> Html {
     let order = use_state(|| "fifo".to_string());
     let mixed_rate = use_state(|| "slowest".to_string());
     let sync_overhead = use_state(|| "10".to_string());
-    let trace = use_state(|| None::<(String, String)>);
+    // The uploaded trace's files (name, text): one, or PAI's two tables.
+    let trace = use_state(|| None::<Vec<TraceFile>>);
     let chosen = use_state(|| {
         POLICIES
             .iter()
@@ -203,7 +208,7 @@ pub fn SimulateTab() -> Html {
         state: RunState::Idle,
         cluster: None,
     });
-    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let reader = use_mut_ref(Vec::<gloo::file::callbacks::FileReader>::new);
     let bridge = {
         let run = run.dispatcher();
         use_reactor_bridge::<SimulateReactor, _>(move |event| {
@@ -252,9 +257,10 @@ pub fn SimulateTab() -> Html {
                     .map_err(|e| e.to_string())?
                     .0;
                 let workload = match &*trace {
-                    Some((name, text)) => Workload::Trace {
-                        name: name.clone(),
-                        text: text.clone(),
+                    Some(files) => Workload::Trace {
+                        name: files[0].0.clone(),
+                        text: files[0].1.clone(),
+                        second: files.get(1).cloned(),
                     },
                     None => {
                         let n = parse(&jobs, "jobs")?;
@@ -324,29 +330,56 @@ pub fn SimulateTab() -> Html {
         let (trace, form_error) = (trace.clone(), form_error.clone());
         Callback::from(move |e: Event| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            let Some(list) = input.files() else {
                 return;
             };
+            // Taken before the input is cleared: the list is live and would empty.
+            let files: Vec<web_sys::File> =
+                (0..list.length()).filter_map(|k| list.get(k)).collect();
             input.set_value("");
-            if file.size() > MAX_TRACE {
+            if files.is_empty() {
+                return;
+            }
+            if files.len() > 2 {
                 form_error.set(Some(format!(
-                    "{} is over the 1 MB limit for traces in the browser: replay it natively with \
-                     `fairground simulate --trace {}` (add --from, --until or --sample N to cut it)",
-                    file.name(),
-                    file.name()
+                    "{} files chosen: upload one trace, or PAI's two tables (pai_job_table.csv \
+                     and pai_task_table.csv) together",
+                    files.len()
                 )));
                 return;
             }
-            let name = file.name();
-            let (trace, form_error) = (trace.clone(), form_error.clone());
-            let task =
-                gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
-                    match text {
-                        Ok(text) => trace.set(Some((name, text))),
+            if let Some(big) = files.iter().find(|f| f.size() > MAX_TRACE) {
+                form_error.set(Some(format!(
+                    "{} is over the 1 MB limit for traces in the browser: replay it natively with \
+                     `fairground simulate --trace {}` (add --from, --until or --sample N to cut it)",
+                    big.name(),
+                    big.name()
+                )));
+                return;
+            }
+            // Read every file, then keep them together in the order chosen.
+            let read: Rc<RefCell<Vec<Option<TraceFile>>>> =
+                Rc::new(RefCell::new(vec![None; files.len()]));
+            let mut tasks = Vec::new();
+            for (k, file) in files.into_iter().enumerate() {
+                let name = file.name();
+                let (trace, form_error, read) = (trace.clone(), form_error.clone(), read.clone());
+                tasks.push(gloo::file::callbacks::read_as_text(
+                    &gloo::file::File::from(file),
+                    move |text| match text {
+                        Ok(text) => {
+                            read.borrow_mut()[k] = Some((name, text));
+                            let all: Option<Vec<TraceFile>> =
+                                read.borrow().iter().cloned().collect();
+                            if let Some(all) = all {
+                                trace.set(Some(all));
+                            }
+                        }
                         Err(e) => form_error.set(Some(format!("{name}: {e}"))),
-                    }
-                });
-            *reader.borrow_mut() = Some(task);
+                    },
+                ));
+            }
+            *reader.borrow_mut() = tasks;
         })
     };
     let clear_trace = {
@@ -423,8 +456,8 @@ pub fn SimulateTab() -> Html {
                 { text_input("GPU memory, GB (e.g. v100=16; empty: defaults)", "sim-gpu-memory", &gpu_memory) }
                 <button type="button" onclick={synergy_setup} data-testid="sim-synergy-setup"
                         title="128 GPUs on Synergy's servers, its workload at 9 jobs/h, rounds of 300 s, its mechanisms">{ "Synergy's set-up" }</button>
-                if let Some((name, _)) = &*trace {
-                    <p>{ format!("Trace: {name} ") }<button type="button" onclick={clear_trace}>{ "use the synthetic workload" }</button></p>
+                if let Some(files) = &*trace {
+                    <p>{ format!("Trace: {} ", files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>().join(" + ")) }<button type="button" onclick={clear_trace}>{ "use the synthetic workload" }</button></p>
                 } else {
                     <fieldset class="sim-generator">
                         <legend>{ "Synthetic workload" }</legend>
@@ -446,8 +479,8 @@ pub fn SimulateTab() -> Html {
                     </div>
                 }
                 { text_input("steady-state job ids (A..B)", "sim-measure", &measure) }
-                <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly)" }
-                    <input type="file" accept=".trace,.csv,.tsv,.json,text/plain" onchange={on_trace} data-testid="sim-trace" />
+                <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly, or PAI's two tables)" }
+                    <input type="file" multiple=true accept=".trace,.csv,.tsv,.json,text/plain" onchange={on_trace} data-testid="sim-trace" />
                 </label>
                 { number_input("round (s)", "sim-round", &round) }
                 <fieldset class="sim-policies">
