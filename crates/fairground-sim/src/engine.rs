@@ -366,6 +366,8 @@ pub struct Simulation<'a> {
     jobs: &'a [Job],
     config: &'a SimConfig,
     order: Vec<usize>,
+    /// rank[job]: the job's position in `order`.
+    rank: Vec<usize>,
     runnable: Vec<bool>,
     total_runnable: usize,
     recorder: Recorder,
@@ -376,6 +378,8 @@ pub struct Simulation<'a> {
     slot: Vec<usize>,
     /// The round in which each job was last placed (scratch, indexed by job).
     placed_in: Vec<u64>,
+    /// The jobs placed in the last round (the only ones whose `last_pieces` may be set).
+    held_last_round: Vec<usize>,
     rounds: u64,
     last_round: Vec<Ran>,
     next: usize,
@@ -415,11 +419,16 @@ impl<'a> Simulation<'a> {
                 .count();
             (n > 0).then_some(n)
         });
+        let mut rank = vec![0; jobs.len()];
+        for (k, &i) in order.iter().enumerate() {
+            rank[i] = k;
+        }
         Ok(Simulation {
             cluster,
             jobs,
             config,
             order,
+            rank,
             total_runnable: runnable.iter().filter(|&&r| r).count(),
             runnable,
             recorder: Recorder::new(cluster, jobs, config.gantt_max_jobs),
@@ -428,6 +437,7 @@ impl<'a> Simulation<'a> {
             active: Vec::new(),
             slot: vec![usize::MAX; jobs.len()],
             placed_in: vec![u64::MAX; jobs.len()],
+            held_last_round: Vec::new(),
             rounds: 0,
             last_round: Vec::new(),
             next: 0,
@@ -479,6 +489,7 @@ impl<'a> Simulation<'a> {
         while self.next < self.order.len() && jobs[self.order[self.next]].arrival <= t {
             let i = self.order[self.next];
             if self.runnable[i] {
+                self.recorder.admit(i);
                 self.active.push(JobState {
                     job: i,
                     remaining_steps: jobs[i].total_steps,
@@ -509,8 +520,17 @@ impl<'a> Simulation<'a> {
         let mut placements = scheduler.schedule(&view)?;
         account_proportional_share(cluster, &mut placements);
         self.rounds += 1;
-        for (k, s) in self.active.iter().enumerate() {
-            self.slot[s.job] = k;
+        // Where each placed job sits in `active`, which is in arrival order (admitted in
+        // `order`, finished jobs removed in place): a search per placement, not a pass over
+        // every waiting job.
+        for p in &placements {
+            self.slot[p.job] = match self.rank.get(p.job) {
+                Some(&r) => self
+                    .active
+                    .binary_search_by_key(&r, |s| self.rank[s.job])
+                    .unwrap_or(usize::MAX),
+                None => usize::MAX,
+            };
         }
         check_placements(
             cluster,
@@ -552,18 +572,21 @@ impl<'a> Simulation<'a> {
             let last_finish = runs.iter().map(|r| r.3).fold(f64::NEG_INFINITY, f64::max);
             last_finish.min(t + config.round_s)
         };
-        self.recorder.contention(t, end, &self.active);
+        self.recorder.contention(t, end, self.active.len());
 
         let mut finished = Vec::new();
+        let placed_now: Vec<usize> = placements.iter().map(|p| p.job).collect();
         self.last_round.clear();
         for (p, (state, rate, overhead, finish)) in placements.into_iter().zip(runs) {
             let held_until = finish.min(end);
+            // One entry per (job, type); a job is placed once a round, so only its own entries
+            // (the last ones pushed) need looking at.
+            let own = self.last_round.len();
             for piece in &p.pieces {
                 let gpu_type = cluster.servers[piece.server].gpu_type;
-                if !self
-                    .last_round
+                if !self.last_round[own..]
                     .iter()
-                    .any(|r| r.job == p.job && r.gpu_type == gpu_type)
+                    .any(|r| r.gpu_type == gpu_type)
                 {
                     self.last_round.push(Ran {
                         job: p.job,
@@ -598,16 +621,25 @@ impl<'a> Simulation<'a> {
             self.ran_before[p.job] = true;
             self.last_pieces[p.job] = Some(p.pieces);
         }
-        // Jobs not placed this round lose their GPUs (a later start elsewhere pays the overhead).
-        for s in &self.active {
-            if self.placed_in[s.job] != self.rounds {
-                self.last_pieces[s.job] = None;
+        // Jobs placed last round but not this one lose their GPUs (a later start elsewhere pays
+        // the overhead); only they can hold any.
+        for &job in &self.held_last_round {
+            if self.placed_in[job] != self.rounds {
+                self.last_pieces[job] = None;
             }
         }
-        finished.sort_unstable();
-        for k in finished.into_iter().rev() {
-            self.active.remove(k);
-            self.done += 1;
+        self.held_last_round = placed_now;
+        if !finished.is_empty() {
+            self.done += finished.len();
+            let mut gone = vec![false; self.active.len()];
+            for k in finished {
+                gone[k] = true;
+            }
+            let mut k = 0;
+            self.active.retain(|_| {
+                k += 1;
+                !gone[k - 1]
+            });
         }
         self.t = end;
         Ok(true)

@@ -1,7 +1,7 @@
 //! What a simulation measures, and the recorder the engine fills as it goes.
 
 use crate::model::{Cluster, Job};
-use crate::schedulers::{JobState, Placement};
+use crate::schedulers::Placement;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -117,7 +117,12 @@ pub(crate) struct Recorder {
     gpus_per_type: Vec<f64>,
     start: Vec<Option<f64>>,
     finish: Vec<Option<f64>>,
+    /// contention[job]: the integral of the number of active jobs over the job's time in the
+    /// system; kept as the running integral at admission, turned into the job's own at its
+    /// finish (so a round costs O(1) here, not one update per waiting job).
     contention: Vec<f64>,
+    /// The integral of the number of active jobs over time, so far.
+    active_integral: f64,
     busy_total: Vec<f64>,
     series: Vec<UtilSample>,
     tenants: Vec<String>,
@@ -151,6 +156,7 @@ impl Recorder {
             start: vec![None; jobs.len()],
             finish: vec![None; jobs.len()],
             contention: vec![0.0; jobs.len()],
+            active_integral: 0.0,
             busy_total: vec![0.0; cluster.types.len()],
             series: Vec::new(),
             tenant_of: jobs
@@ -170,11 +176,15 @@ impl Recorder {
     }
 
     /// A round [t0, t1] begins with these jobs active.
-    pub(crate) fn contention(&mut self, t0: f64, t1: f64, active: &[JobState]) {
+    /// `job` joins the active jobs.
+    pub(crate) fn admit(&mut self, job: usize) {
+        self.contention[job] = self.active_integral;
+    }
+
+    /// `active` jobs were in the system over [t0, t1].
+    pub(crate) fn contention(&mut self, t0: f64, t1: f64, active: usize) {
         self.close_round();
-        for s in active {
-            self.contention[s.job] += active.len() as f64 * (t1 - t0);
-        }
+        self.active_integral += active as f64 * (t1 - t0);
         self.round = Some((
             t0,
             t1,
@@ -237,6 +247,7 @@ impl Recorder {
 
     pub(crate) fn finish(&mut self, job: usize, t: f64) {
         self.finish[job] = Some(t);
+        self.contention[job] = self.active_integral - self.contention[job];
     }
 
     fn close_round(&mut self) {

@@ -12,7 +12,7 @@ impl Scheduler for Fifo {
     }
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
-        let order: Vec<usize> = (0..view.active.len()).collect(); // active is in arrival order
-        Ok(greedy_fastest(view, &order))
+        // active is in arrival order; the pass stops once no GPU is left.
+        Ok(greedy_fastest(view, 0..view.active.len()))
     }
 }

@@ -18,6 +18,6 @@ impl Scheduler for Las {
                 .total_cmp(&view.active[b].attained_gpu_s)
                 .then(a.cmp(&b))
         });
-        Ok(greedy_fastest(view, &order))
+        Ok(greedy_fastest(view, order))
     }
 }

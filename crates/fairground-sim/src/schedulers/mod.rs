@@ -135,24 +135,36 @@ pub trait Scheduler {
 
 /// Places each job in `order` on the fastest GPU type that still has `scale_factor` free GPUs
 /// (Gavel's fifo_perf rule); a job that fits nowhere waits this round.
-pub fn greedy_fastest(view: &RoundView, order: &[usize]) -> Vec<Placement> {
+pub fn greedy_fastest(view: &RoundView, order: impl IntoIterator<Item = usize>) -> Vec<Placement> {
     let mut pool = GpuPool::new(view.cluster);
     let mut placements = Vec::new();
-    for &k in order {
+    for k in order {
         if pool.is_empty() {
             break;
         }
         let state = &view.active[k];
         let job = &view.jobs[state.job];
-        let mut types: Vec<usize> = (0..view.cluster.types.len())
-            .filter(|&j| job.rate[j] > 0.0 && job.fits_alone(view.cluster, j))
-            .collect();
-        types.sort_by(|&a, &b| job.rate[b].total_cmp(&job.rate[a]).then(a.cmp(&b)));
-        if let Some(pieces) = types
-            .into_iter()
-            .find_map(|j| pool.take(j, job.scale_factor))
-        {
-            placements.push(Placement::exclusive(state.job, pieces));
+        // Most waiting jobs fit nowhere once the round fills up: turned away at once.
+        if (0..view.cluster.types.len()).all(|j| pool.free_on_type(j) < job.scale_factor) {
+            continue;
+        }
+        // The types it can run on, fastest first (then by index), tried without allocating:
+        // most rounds try thousands of jobs.
+        let usable = |j: usize| job.rate[j] > 0.0 && job.fits_alone(view.cluster, j);
+        let mut last: Option<usize> = None;
+        let faster =
+            |a: usize, b: usize| job.rate[a] > job.rate[b] || (job.rate[a] == job.rate[b] && a < b);
+        let after = |j: usize, last: Option<usize>| last.is_none_or(|l| faster(l, j));
+        loop {
+            let next = (0..view.cluster.types.len())
+                .filter(|&j| usable(j) && after(j, last))
+                .reduce(|a, b| if faster(b, a) { b } else { a });
+            let Some(j) = next else { break };
+            if let Some(pieces) = pool.take(j, job.scale_factor) {
+                placements.push(Placement::exclusive(state.job, pieces));
+                break;
+            }
+            last = Some(j);
         }
     }
     placements

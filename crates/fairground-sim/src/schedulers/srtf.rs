@@ -20,6 +20,6 @@ impl Scheduler for Srtf {
         };
         let mut order: Vec<usize> = (0..view.active.len()).collect();
         order.sort_by(|&a, &b| remaining(a).total_cmp(&remaining(b)).then(a.cmp(&b)));
-        Ok(greedy_fastest(view, &order))
+        Ok(greedy_fastest(view, order))
     }
 }

@@ -84,6 +84,6 @@ impl Scheduler for Tiresias {
         }
         keyed.sort_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)).then(a.0.cmp(&b.0)));
         let order: Vec<usize> = keyed.into_iter().map(|(k, _, _)| k).collect();
-        Ok(greedy_fastest(view, &order))
+        Ok(greedy_fastest(view, order))
     }
 }
