@@ -114,6 +114,11 @@ pub struct SimulateArgs {
     /// Print JSON (one object, or an array with several --policy).
     #[arg(long)]
     json: bool,
+    /// Write each job's outcome to FILE as CSV, one row per (policy, job): policy, id, tenant,
+    /// arrival_s, start_s, finish_s, jct_s, rho (empty when the job did not start or finish).
+    /// The --json output then leaves out its per-job list, so a large run stays readable.
+    #[arg(long, value_name = "FILE")]
+    jobs_csv: Option<PathBuf>,
     /// Also write the workload as a Gavel trace to FILE (e.g. to replay it in Gavel itself).
     #[arg(long, value_name = "FILE")]
     write_trace: Option<PathBuf>,
@@ -342,6 +347,12 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
     for r in results {
         ok.push(r?);
     }
+    if let Some(path) = &a.jobs_csv {
+        write_jobs_csv(path, &ok).map_err(|e| format!("{}: {e}", path.display()))?;
+        for r in &mut ok {
+            r.jobs.clear();
+        }
+    }
     if a.json {
         let text = if ok.len() == 1 {
             serde_json::to_string_pretty(&ok[0])
@@ -352,6 +363,38 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
     } else {
         print_table(&cluster, total, &ok, measure_ids.is_some() || synergy_run);
     }
+    Ok(())
+}
+
+/// Every job's outcome under every policy, as CSV (tenant names are quoted by the writer).
+fn write_jobs_csv(path: &std::path::Path, results: &[SimResult]) -> Result<(), csv::Error> {
+    let mut w = csv::Writer::from_path(path)?;
+    w.write_record([
+        "policy",
+        "id",
+        "tenant",
+        "arrival_s",
+        "start_s",
+        "finish_s",
+        "jct_s",
+        "rho",
+    ])?;
+    let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+    for r in results {
+        for j in &r.jobs {
+            w.write_record([
+                r.policy.clone(),
+                j.id.to_string(),
+                j.tenant.clone(),
+                j.arrival_s.to_string(),
+                opt(j.start_s),
+                opt(j.finish_s),
+                opt(j.jct_s),
+                opt(j.rho),
+            ])?;
+        }
+    }
+    w.flush()?;
     Ok(())
 }
 

@@ -317,3 +317,74 @@ fn pai_tables_are_joined_and_replayed() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--trace-tasks FILE"));
 }
+
+/// `--jobs-csv` writes one row per (policy, job) with the outcomes the JSON would list, and the
+/// JSON then leaves its per-job list out. A tenant name with a comma and a quote stays one field.
+#[test]
+fn jobs_csv_holds_every_outcome_and_json_stays_small() {
+    let trace = temp(
+        "jobs_csv.csv",
+        "tenant,job_type,arrival_s,total_steps,scale_factor\n\
+         \"lab, \"\"north\"\"\",ResNet-50 (batch size 64),0,4000,1\n\
+         bob,A3C,100,7000,1\n",
+    );
+    let base = [
+        "simulate",
+        "--trace",
+        &trace,
+        "--cluster",
+        "v100=1",
+        "--policy",
+        "fifo",
+        "--policy",
+        "gavel-las",
+        "--json",
+    ];
+    let full = fairground(&base);
+    assert!(
+        full.status.success(),
+        "{}",
+        String::from_utf8_lossy(&full.stderr)
+    );
+    let full: serde_json::Value = serde_json::from_slice(&full.stdout).unwrap();
+    let csv_path = temp("outcomes.csv", "");
+    let mut args = base.to_vec();
+    args.extend(["--jobs-csv", &csv_path]);
+    let out = fairground(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let small: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(small[0]["jobs"], serde_json::json!([]));
+    assert_eq!(small[1]["avg_jct_s"], full[1]["avg_jct_s"]);
+
+    let text = std::fs::read_to_string(&csv_path).unwrap();
+    let mut rows = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = rows.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header,
+        [
+            "policy",
+            "id",
+            "tenant",
+            "arrival_s",
+            "start_s",
+            "finish_s",
+            "jct_s",
+            "rho"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 4);
+    for (k, row) in rows.iter().enumerate() {
+        let (p, j) = (k / 2, k % 2);
+        let job = &full[p]["jobs"][j];
+        assert_eq!(row[0], *full[p]["policy"].as_str().unwrap());
+        assert_eq!(row[2], *job["tenant"].as_str().unwrap());
+        let finish: f64 = row[5].parse().unwrap();
+        assert_eq!(finish, job["finish_s"].as_f64().unwrap());
+    }
+    assert_eq!(&rows[0][2], "lab, \"north\"");
+}
