@@ -2,19 +2,11 @@
 //! can hold runs under hadar (across two types, at the speed the --mixed-rate rule gives) and is
 //! reported as unschedulable under gavel-las; bad options give located errors.
 
-use std::process::{Command, Output};
-
-fn fairground(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairground"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::fairground;
 
 fn temp(name: &str, text: &str) -> String {
-    let path = std::env::temp_dir().join(format!("fairground-hadar-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().into_owned()
+    common::temp("hadar", name, text)
 }
 
 /// Whole-job rates 4 / 2 / 1 steps/s, 7,200 steps on 4+4+4 GPUs (servers of 4): slowest rule

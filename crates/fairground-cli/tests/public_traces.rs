@@ -2,20 +2,28 @@
 //! would: the format is recognised from its header, jobs replay their recorded durations on the
 //! trace's GPU type, skipped lines are reported, and a trace with nothing usable is refused.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn fairground(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairground"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::fairground;
 
 fn temp(name: &str, text: &str) -> String {
-    let path =
-        std::env::temp_dir().join(format!("fairground-traces-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().into_owned()
+    common::temp("traces", name, text)
+}
+
+/// `fairground simulate --trace TRACE --cluster CLUSTER --policy fifo EXTRA...`
+fn replay(trace: &str, cluster: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "simulate",
+        "--trace",
+        trace,
+        "--cluster",
+        cluster,
+        "--policy",
+        "fifo",
+    ];
+    args.extend_from_slice(extra);
+    fairground(&args)
 }
 
 const HEADER: &str =
@@ -35,16 +43,7 @@ fn a_helios_trace_replays_its_durations() {
              9,bob,vcB,0,4,1,COMPLETED,2020-06-09 10:02:00,2020-06-09 10:02:00,2020-06-09 10:31:40,1800,0\n"
         ),
     );
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &trace,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-        "--json",
-    ]);
+    let out = replay(&trace, "v100=4", &["--json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -74,18 +73,7 @@ fn a_helios_trace_replays_its_durations() {
     );
 
     // Tenants by virtual cluster instead.
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &trace,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-        "--json",
-        "--trace-tenant",
-        "vc",
-    ]);
+    let out = replay(&trace, "v100=4", &["--json", "--trace-tenant", "vc"]);
     let result: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["tenants"], serde_json::json!(["vcA", "vcB"]));
 }
@@ -100,15 +88,7 @@ fn a_trace_with_nothing_usable_is_refused_with_the_reasons() {
              2,u1,vc1,1,4,1,COMPLETED,June 9th,2020-06-09 10:00:00,2020-06-09 11:00:00,3600,0\n"
         ),
     );
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &trace,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-    ]);
+    let out = replay(&trace, "v100=4", &[]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad_log.csv: no job could be read"), "{err}");
@@ -117,17 +97,7 @@ fn a_trace_with_nothing_usable_is_refused_with_the_reasons() {
         "{err}"
     );
     // Told to read it as Gavel's format, it fails on Gavel's terms, naming the line.
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &trace,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-        "--trace-format",
-        "gavel",
-    ]);
+    let out = replay(&trace, "v100=4", &["--trace-format", "gavel"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("trace line 1"));
 }
 
@@ -145,16 +115,7 @@ fn a_philly_job_log_replays_its_attempts() {
                 "detail": [{"ip": "m2", "gpus": ["gpu0", "gpu1"]}]}],
              "submitted_time": "2017-10-07 00:59:00", "user": "u1"}]"#,
     );
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &log,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-        "--json",
-    ]);
+    let out = replay(&log, "v100=4", &["--json"]);
     assert!(
         out.status.success(),
         "{}",
@@ -177,18 +138,11 @@ fn windows_and_samples_cut_public_traces_only() {
              8,bob,vcB,1,1,1,FAILED,2020-06-09 10:01:40,2020-06-09 10:01:40,2020-06-09 10:31:40,1800,0\n"
         ),
     );
-    let out = fairground(&[
-        "simulate",
-        "--trace",
+    let out = replay(
         &trace,
-        "--cluster",
         "v100=4",
-        "--policy",
-        "fifo",
-        "--json",
-        "--from",
-        "2020-06-09 10:01:00",
-    ]);
+        &["--json", "--from", "2020-06-09 10:01:00"],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -198,34 +152,14 @@ fn windows_and_samples_cut_public_traces_only() {
     assert_eq!(result["tenants"], serde_json::json!(["bob"]));
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 skipped: submitted outside"));
 
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &trace,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-        "--until",
-        "ten past ten",
-    ]);
+    let out = replay(&trace, "v100=4", &["--until", "ten past ten"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--until: 'ten past ten' is not a time"));
 
     let csv = temp(
         "ours.csv",
         "tenant,job_type,arrival_s,total_steps,scale_factor\na,ResNet-50 (batch size 64),0,100,1\n",
     );
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &csv,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-        "--sample",
-        "1",
-    ]);
+    let out = replay(&csv, "v100=4", &["--sample", "1"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cut public traces"));
 }
@@ -305,15 +239,7 @@ fn pai_tables_are_joined_and_replayed() {
     let lone = alone.join("pai_job_table.csv");
     std::fs::write(&lone, "ja,ia,alice,Terminated,5000.0,6800.0\n").unwrap();
     let lone = lone.to_string_lossy().into_owned();
-    let out = fairground(&[
-        "simulate",
-        "--trace",
-        &lone,
-        "--cluster",
-        "p100=4",
-        "--policy",
-        "fifo",
-    ]);
+    let out = replay(&lone, "p100=4", &[]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--trace-tasks FILE"));
 }

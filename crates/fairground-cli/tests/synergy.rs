@@ -2,20 +2,11 @@
 //! fairground-sim's tests/synergy.rs from a CSV of profiled models, the steady-state range, and
 //! located errors for bad input.
 
-use std::process::{Command, Output};
-
-fn fairground(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fairground"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::fairground;
 
 fn temp(name: &str, text: &str) -> String {
-    let path =
-        std::env::temp_dir().join(format!("fairground-synergy-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path.to_string_lossy().into_owned()
+    common::temp("synergy", name, text)
 }
 
 /// One server of 2 GPUs, 6 CPUs, 125 GB; res50 (600 s at the share, iteration 0.78 s) and

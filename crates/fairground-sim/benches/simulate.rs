@@ -8,6 +8,12 @@ use std::hint::black_box;
 
 use fairground_core::shared_data_dir as shared;
 
+/// One whole simulation under `policy`.
+fn run(policy: &str, cluster: &Cluster, jobs: &[fairground_sim::Job], config: &SimConfig) {
+    let mut scheduler = schedulers::by_name(policy, config).unwrap();
+    simulate(cluster, jobs, scheduler.as_mut(), config, &mut |_, _| {}).unwrap();
+}
+
 fn thousand_jobs(c: &mut Criterion) {
     let text = std::fs::read_to_string(format!(
         "{}/data/gavel/simulation_throughputs.json",
@@ -35,17 +41,7 @@ fn thousand_jobs(c: &mut Criterion) {
         };
         let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
         group.bench_function(format!("{policy}@{jobs_per_hour}jobs-per-h"), |b| {
-            b.iter(|| {
-                let mut scheduler = schedulers::by_name(policy, &config).unwrap();
-                simulate(
-                    &cluster,
-                    black_box(&jobs),
-                    scheduler.as_mut(),
-                    &config,
-                    &mut |_, _| {},
-                )
-                .unwrap()
-            })
+            b.iter(|| run(policy, &cluster, black_box(&jobs), &config))
         });
     }
     group.finish();
@@ -79,17 +75,7 @@ fn hadar_thousand_jobs(c: &mut Criterion) {
         };
         let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
         group.bench_function(format!("{policy}@{jobs_per_hour}jobs-per-h"), |b| {
-            b.iter(|| {
-                let mut scheduler = schedulers::by_name(policy, &config).unwrap();
-                simulate(
-                    &cluster,
-                    black_box(&jobs),
-                    scheduler.as_mut(),
-                    &config,
-                    &mut |_, _| {},
-                )
-                .unwrap()
-            })
+            b.iter(|| run(policy, &cluster, black_box(&jobs), &config))
         });
     }
     group.finish();
@@ -114,17 +100,7 @@ fn long_queue(c: &mut Criterion) {
     group.sample_size(10);
     for policy in ["fifo", "gavel-las"] {
         group.bench_function(policy, |b| {
-            b.iter(|| {
-                let mut scheduler = schedulers::by_name(policy, &config).unwrap();
-                simulate(
-                    &cluster,
-                    black_box(&jobs),
-                    scheduler.as_mut(),
-                    &config,
-                    &mut |_, _| {},
-                )
-                .unwrap()
-            })
+            b.iter(|| run(policy, &cluster, black_box(&jobs), &config))
         });
     }
     group.finish();

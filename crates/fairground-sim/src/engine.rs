@@ -373,7 +373,10 @@ pub struct Simulation<'a> {
     recorder: Recorder,
     last_pieces: Vec<Option<GpusHeld>>,
     ran_before: Vec<bool>,
+    /// The active jobs are `active[active_start..]`, in arrival order; those before are
+    /// finished ones not yet dropped (see `remove_finished`).
     active: Vec<JobState>,
+    active_start: usize,
     /// Where each job sits in `active` this round (scratch, indexed by job).
     slot: Vec<usize>,
     /// The round in which each job was last placed (scratch, indexed by job).
@@ -435,6 +438,7 @@ impl<'a> Simulation<'a> {
             last_pieces: vec![None; jobs.len()],
             ran_before: vec![false; jobs.len()],
             active: Vec::new(),
+            active_start: 0,
             slot: vec![usize::MAX; jobs.len()],
             placed_in: vec![u64::MAX; jobs.len()],
             held_last_round: Vec::new(),
@@ -447,6 +451,40 @@ impl<'a> Simulation<'a> {
             measured_left,
             over: false,
         })
+    }
+
+    /// The active jobs, in arrival order.
+    fn live(&self) -> &[JobState] {
+        &self.active[self.active_start..]
+    }
+
+    /// Takes the finished jobs (indices into [`Self::live`]) out of the active ones, keeping
+    /// arrival order. The survivors before the last finished job move towards the back over the
+    /// gap and the live range starts later, so the cost follows how far back the finished jobs
+    /// sat, not how many wait behind them (under fifo, finished jobs are the oldest).
+    fn remove_finished(&mut self, finished: &[usize]) {
+        let Some(&last) = finished.iter().max() else {
+            return;
+        };
+        self.done += finished.len();
+        let live = &mut self.active[self.active_start..];
+        let mut gone = vec![false; last + 1];
+        for &k in finished {
+            gone[k] = true;
+        }
+        let mut write = last;
+        for read in (0..=last).rev() {
+            if !gone[read] {
+                live.swap(read, write);
+                write = write.wrapping_sub(1);
+            }
+        }
+        self.active_start += finished.len();
+        // The finished jobs now sit before the live range; drop them once they are half of it.
+        if self.active_start > self.active.len() / 2 {
+            self.active.drain(..self.active_start);
+            self.active_start = 0;
+        }
     }
 
     /// (jobs finished, jobs that can run).
@@ -499,7 +537,7 @@ impl<'a> Simulation<'a> {
             }
             self.next += 1;
         }
-        if self.active.is_empty() {
+        if self.live().is_empty() {
             return Ok(match self.order.get(self.next) {
                 Some(&i) => {
                     self.t = jobs[i].arrival;
@@ -513,7 +551,7 @@ impl<'a> Simulation<'a> {
             round_s: config.round_s,
             cluster,
             jobs,
-            active: &self.active,
+            active: &self.active[self.active_start..],
             last_round: &self.last_round,
             mixed_rate: config.mixed_rate,
         };
@@ -526,7 +564,7 @@ impl<'a> Simulation<'a> {
         for p in &placements {
             self.slot[p.job] = match self.rank.get(p.job) {
                 Some(&r) => self
-                    .active
+                    .live()
                     .binary_search_by_key(&r, |s| self.rank[s.job])
                     .unwrap_or(usize::MAX),
                 None => usize::MAX,
@@ -535,7 +573,7 @@ impl<'a> Simulation<'a> {
         check_placements(
             cluster,
             jobs,
-            &self.active,
+            &self.active[self.active_start..],
             (&self.slot, &mut self.placed_in, self.rounds),
             &placements,
         )?;
@@ -554,7 +592,7 @@ impl<'a> Simulation<'a> {
             if copies(p) > 1 {
                 overhead += config.sync_overhead_s;
             }
-            let finish = t + overhead + self.active[state].remaining_steps / rate;
+            let finish = t + overhead + self.live()[state].remaining_steps / rate;
             runs.push((state, rate, overhead, finish));
         }
         let end = if runs.is_empty() {
@@ -562,7 +600,7 @@ impl<'a> Simulation<'a> {
             if self.idle_rounds > config.max_idle_rounds {
                 return Err(SimError::Stalled(format!(
                     "{} jobs waited {} rounds with none placed (at t = {t:.0} s)",
-                    self.active.len(),
+                    self.live().len(),
                     config.max_idle_rounds
                 )));
             }
@@ -572,7 +610,7 @@ impl<'a> Simulation<'a> {
             let last_finish = runs.iter().map(|r| r.3).fold(f64::NEG_INFINITY, f64::max);
             last_finish.min(t + config.round_s)
         };
-        self.recorder.contention(t, end, self.active.len());
+        self.recorder.contention(t, end, self.live().len());
 
         let mut finished = Vec::new();
         let placed_now: Vec<usize> = placements.iter().map(|p| p.job).collect();
@@ -596,7 +634,7 @@ impl<'a> Simulation<'a> {
                 }
             }
             let ran = (held_until - t - overhead).max(0.0);
-            let s = &mut self.active[state];
+            let s = &mut self.active[self.active_start + state];
             let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
             s.attained_gpu_s += gpus as f64 * (held_until - t);
             for piece in &p.pieces {
@@ -629,18 +667,7 @@ impl<'a> Simulation<'a> {
             }
         }
         self.held_last_round = placed_now;
-        if !finished.is_empty() {
-            self.done += finished.len();
-            let mut gone = vec![false; self.active.len()];
-            for k in finished {
-                gone[k] = true;
-            }
-            let mut k = 0;
-            self.active.retain(|_| {
-                k += 1;
-                !gone[k - 1]
-            });
-        }
+        self.remove_finished(&finished);
         self.t = end;
         Ok(true)
     }
