@@ -142,13 +142,26 @@ fn account_proportional_share(cluster: &Cluster, placements: &mut [Placement]) {
 /// copy at [`MixedRate::copy_rate`] of the GPUs it holds per type, copies adding up, times the
 /// speedup the job's profile gives it for the CPUs and memory it holds.
 fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement, rule: MixedRate) -> f64 {
-    let copies = p.pieces.iter().map(|x| x.copy).max().unwrap_or(0) as usize + 1;
-    let mut gpus = vec![vec![0u32; cluster.types.len()]; copies];
-    for piece in &p.pieces {
-        gpus[piece.copy as usize][cluster.servers[piece.server].gpu_type] +=
-            piece.gpus.len() as u32;
+    let copies = p.pieces.iter().map(|x| x.copy).max().unwrap_or(0) + 1;
+    // One copy's GPUs per type, on the stack for the usual handful of types (this runs for
+    // every placement of every round).
+    let types = cluster.types.len();
+    let mut stack = [0u32; 16];
+    let mut heap = Vec::new();
+    let per_type: &mut [u32] = if types <= stack.len() {
+        &mut stack[..types]
+    } else {
+        heap.resize(types, 0);
+        &mut heap
+    };
+    let mut rate = 0.0;
+    for copy in 0..copies {
+        per_type.fill(0);
+        for piece in p.pieces.iter().filter(|x| x.copy == copy) {
+            per_type[cluster.servers[piece.server].gpu_type] += piece.gpus.len() as u32;
+        }
+        rate += rule.copy_rate(job, per_type);
     }
-    let rate: f64 = gpus.iter().map(|g| rule.copy_rate(job, g)).sum();
     let speedup = job
         .resources
         .as_ref()
@@ -161,6 +174,11 @@ fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement, rule: MixedRate) 
 
 /// Copies a placement runs as (the distinct `copy` numbers of its pieces).
 pub fn copies(p: &Placement) -> usize {
+    if let Some(first) = p.pieces.first() {
+        if p.pieces.iter().all(|x| x.copy == first.copy) {
+            return 1;
+        }
+    }
     let mut seen: Vec<u32> = p.pieces.iter().map(|x| x.copy).collect();
     seen.sort_unstable();
     seen.dedup();
@@ -315,7 +333,8 @@ fn check_copies(jobs: &[Job], p: &Placement, id: usize) -> Result<(), SimError> 
             n - 1
         )));
     }
-    let mut gpus = vec![0usize; n];
+    let mut gpus = [0usize; 64]; // n <= 64, checked above
+    let gpus = &mut gpus[..n];
     for (k, piece) in p.pieces.iter().enumerate() {
         gpus[piece.copy as usize] += piece.gpus.len();
         if p.pieces[..k]
@@ -366,8 +385,9 @@ pub struct Simulation<'a> {
     jobs: &'a [Job],
     config: &'a SimConfig,
     order: Vec<usize>,
-    /// rank[job]: the job's position in `order`.
-    rank: Vec<usize>,
+    /// at[job]: where the job sits in `active` (the whole vector, not the live range) while it
+    /// is active; kept up to date as jobs arrive and leave, so finding a placed job costs O(1).
+    at: Vec<usize>,
     runnable: Vec<bool>,
     total_runnable: usize,
     recorder: Recorder,
@@ -422,16 +442,12 @@ impl<'a> Simulation<'a> {
                 .count();
             (n > 0).then_some(n)
         });
-        let mut rank = vec![0; jobs.len()];
-        for (k, &i) in order.iter().enumerate() {
-            rank[i] = k;
-        }
         Ok(Simulation {
             cluster,
             jobs,
             config,
             order,
-            rank,
+            at: vec![usize::MAX; jobs.len()],
             total_runnable: runnable.iter().filter(|&&r| r).count(),
             runnable,
             recorder: Recorder::new(cluster, jobs, config.gantt_max_jobs),
@@ -476,6 +492,7 @@ impl<'a> Simulation<'a> {
         for read in (0..=last).rev() {
             if !gone[read] {
                 live.swap(read, write);
+                self.at[live[write].job] = self.active_start + write;
                 write = write.wrapping_sub(1);
             }
         }
@@ -484,6 +501,9 @@ impl<'a> Simulation<'a> {
         if self.active_start > self.active.len() / 2 {
             self.active.drain(..self.active_start);
             self.active_start = 0;
+            for (k, s) in self.active.iter().enumerate() {
+                self.at[s.job] = k;
+            }
         }
     }
 
@@ -528,6 +548,7 @@ impl<'a> Simulation<'a> {
             let i = self.order[self.next];
             if self.runnable[i] {
                 self.recorder.admit(i);
+                self.at[i] = self.active.len();
                 self.active.push(JobState {
                     job: i,
                     remaining_steps: jobs[i].total_steps,
@@ -558,16 +579,16 @@ impl<'a> Simulation<'a> {
         let mut placements = scheduler.schedule(&view)?;
         account_proportional_share(cluster, &mut placements);
         self.rounds += 1;
-        // Where each placed job sits in `active`, which is in arrival order (admitted in
-        // `order`, finished jobs removed in place): a search per placement, not a pass over
-        // every waiting job.
+        // Where each placed job sits in the live range (usize::MAX: not active).
         for p in &placements {
-            self.slot[p.job] = match self.rank.get(p.job) {
-                Some(&r) => self
-                    .live()
-                    .binary_search_by_key(&r, |s| self.rank[s.job])
-                    .unwrap_or(usize::MAX),
-                None => usize::MAX,
+            self.slot[p.job] = match self.at.get(p.job) {
+                Some(&a)
+                    if a >= self.active_start
+                        && self.active.get(a).is_some_and(|s| s.job == p.job) =>
+                {
+                    a - self.active_start
+                }
+                _ => usize::MAX,
             };
         }
         check_placements(
