@@ -31,3 +31,13 @@ export const openFresh = async (page) => {
   await page.goto('./');
   await settled(page);
 };
+
+// Imports the engine module (dist/fairground.js, what documentation pages use) into the open
+// page as `window.fairground`, initialised.
+export const loadEngine = async (page) => {
+  await page.evaluate(async () => {
+    const engine = await import('./fairground.js');
+    await engine.default();
+    window.fairground = engine;
+  });
+};

@@ -1,6 +1,6 @@
 // Nash welfare's prices, partial allocation's fractions and the price-of-fairness view, on the
 // two-tenant scenario solved by hand in crates/fairground-core/tests/market.rs and frontier.rs.
-import { test, expect, settled, openFresh } from './fixtures.mjs';
+import { test, expect, settled, openFresh, loadEngine } from './fixtures.mjs';
 
 const scenario = {
   gpu_types: [{ name: 'slow', count: 1 }, { name: 'fast', count: 1 }],
@@ -65,6 +65,7 @@ test('the price-of-fairness view draws three curves and places every policy', as
 });
 
 test('nash-welfare on 30 tenants x 6 types in the page: budgets spent, time logged', async ({ page }) => {
+  await loadEngine(page);
   const out = await page.evaluate(() => {
     // A fixed 30 x 6 scenario (throughputs 1..8 from a simple recurrence), uncapped, weights 1..3.
     let seed = 7;
@@ -73,12 +74,12 @@ test('nash-welfare on 30 tenants x 6 types in the page: budgets spent, time logg
     const tenants = Array.from({ length: 30 }, (_, i) => ({
       name: `u${i}`, weight: 1 + (i % 3), throughput: gpu_types.map(() => 1 + 7 * next()),
     }));
-    const json = JSON.stringify({ gpu_types, tenants });
+    const scenario = { gpu_types, tenants };
     const times = [];
     let report;
     for (let k = 0; k < 7; k++) {
       const t0 = performance.now();
-      report = JSON.parse(window.wasmBindings.solve(json, 'nash-welfare'));
+      report = window.fairground.solve(scenario, 'nash-welfare');
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);

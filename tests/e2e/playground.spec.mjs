@@ -1,4 +1,4 @@
-import { test, expect, settled, openFresh } from './fixtures.mjs';
+import { test, expect, settled, openFresh, loadEngine } from './fixtures.mjs';
 
 const cell = (page, label) => page.getByLabel(label, { exact: true });
 const efficiency = (page) => page.getByTestId('efficiency');
@@ -38,7 +38,7 @@ test('a share link reproduces exactly the same numbers', async ({ page, browser 
   await cell(page, 'GPUs of v100').fill('7');
   await cell(page, 'weight of LM (batch size 20)').fill('2.5');
   await settled(page);
-  await expect(page).toHaveURL(/#s=/);
+  await expect(page).toHaveURL(/#v=1&s=/);
   const url = page.url();
   const shown = await efficiency(page).textContent();
   const bars = await page.locator('[data-testid=allocation-chart] rect.segment title').allTextContents();
@@ -161,18 +161,19 @@ test('a failed property badge opens on its witness', async ({ page }) => {
 });
 
 test('the JavaScript API returns what the CLI prints', async ({ page }) => {
+  await loadEngine(page);
   const report = await page.evaluate(() => {
     const scenario = {
       gpu_types: [{ name: 'slow', count: 1 }, { name: 'fast', count: 1 }],
       tenants: [{ name: 'A', throughput: [1, 2] }, { name: 'B', throughput: [1, 1] }],
     };
-    return JSON.parse(window.wasmBindings.solve(JSON.stringify(scenario), 'oef-coop'));
+    return window.fairground.solve(scenario, 'oef-coop');
   });
   expect(report.policy).toBe('oef-coop');
   expect(report.efficiency).toBeCloseTo(3, 9); // hand-solved: fast GPU to A, slow to B
   expect(report.allocation).toEqual([[0, 1], [1, 0]]);
   const error = await page.evaluate(() => {
-    try { window.wasmBindings.solve('{"gpu_types": []}', 'oef-coop'); return null; } catch (e) { return e.message; }
+    try { window.fairground.solve({ gpu_types: [] }, 'oef-coop'); return null; } catch (e) { return e.message; }
   });
   expect(error).toContain('tenants');
 });

@@ -1,7 +1,7 @@
 // Weighted envy-freeness as the playground shows it: badges, heatmap, compare table and the
 // JavaScript API agree with envy recomputed here from the allocation (every ordered pair: nobody
 // is capped). The scenario is hand-solved in crates/fairground-core/tests/weighted_envy.rs.
-import { test, expect, settled, openFresh } from './fixtures.mjs';
+import { test, expect, settled, openFresh, loadEngine } from './fixtures.mjs';
 
 const scenario = {
   gpu_types: [{ name: 'x', count: 5 }, { name: 'y', count: 5 }],
@@ -44,7 +44,8 @@ test.beforeEach(async ({ page }) => {
 
 test('badges and heatmap agree with envy recomputed from the allocation', async ({ page }) => {
   // The JavaScript API gives the same allocation the page shows; recompute envy from it.
-  const api = (policy) => page.evaluate(([s, p]) => JSON.parse(window.wasmBindings.solve(JSON.stringify(s), p)), [scenario, policy]);
+  await loadEngine(page);
+  const api = (policy) => page.evaluate(([s, p]) => window.fairground.solve(s, p), [scenario, policy]);
 
   const oef = await api('oef-coop');
   expect(worstEnvy(oef.allocation).relative).toBeLessThanOrEqual(1e-7);
@@ -75,6 +76,7 @@ test('badges and heatmap agree with envy recomputed from the allocation', async 
 });
 
 test('the compare table shows the recomputed EF verdict for every policy', async ({ page }) => {
+  await loadEngine(page);
   await page.getByTestId('mode-compare').click();
   await expect(page.getByTestId('compare-table')).toBeVisible();
   await expect(page.getByTestId('solving')).toHaveText('');
@@ -84,7 +86,7 @@ test('the compare table shows the recomputed EF verdict for every policy', async
   for (let r = 0; r < count; r++) {
     const cells = await rows.nth(r).locator('td').allTextContents();
     const policy = cells[0];
-    const report = await page.evaluate(([s, p]) => JSON.parse(window.wasmBindings.solve(JSON.stringify(s), p)), [scenario, policy]);
+    const report = await page.evaluate(([s, p]) => window.fairground.solve(s, p), [scenario, policy]);
     const { relative: envy } = worstEnvy(report.allocation);
     const ef = cells[cells.length - 2];
     if (envy > 1e-4) expect(ef, `${policy}: envy ${envy}`).toBe('✗');

@@ -62,19 +62,35 @@ pub fn handle(server: Server, dist: &Path) {
     }
 }
 
+/// Answers with the file, tagged by a hash of its bytes: `no-cache` makes the browser ask again
+/// each time (files change between builds), and a matching `If-None-Match` gets 304 with no
+/// body, so the engine's wasm, imported by both workers, crosses the wire once (as on any static
+/// host that sends validators).
 fn respond(request: tiny_http::Request, dist: &Path) {
     let file = resolve(dist, request.url());
     match file.as_ref().and_then(|f| std::fs::read(f).ok()) {
         Some(bytes) => {
-            let mut response = Response::from_data(bytes);
+            let etag = format!("\"{:016x}\"", fnv1a(&bytes));
+            let unchanged = request
+                .headers()
+                .iter()
+                .any(|h| h.field.equiv("If-None-Match") && h.value.as_str() == etag);
             let kind = content_type(file.as_deref().unwrap_or(dist));
-            for h in [
+            let headers = [
                 header("Content-Type", kind),
                 header("Cache-Control", "no-cache"),
-            ]
-            .into_iter()
-            .flatten()
-            {
+                header("ETag", &etag),
+            ];
+            if unchanged {
+                let mut response = Response::empty(304);
+                for h in headers.into_iter().flatten() {
+                    response.add_header(h);
+                }
+                let _ = request.respond(response);
+                return;
+            }
+            let mut response = Response::from_data(bytes);
+            for h in headers.into_iter().flatten() {
                 response.add_header(h);
             }
             let _ = request.respond(response);
@@ -83,6 +99,13 @@ fn respond(request: tiny_http::Request, dist: &Path) {
             let _ = request.respond(Response::from_string("not found").with_status_code(404));
         }
     }
+}
+
+/// FNV-1a, 64-bit: a content tag, not a security measure.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// A header from constant ASCII text; tiny_http rejects only non-ASCII, so None never happens here.

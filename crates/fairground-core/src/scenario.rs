@@ -117,7 +117,34 @@ impl fmt::Display for Problem {
 impl Scenario {
     /// Parses scenario JSON; a syntax or type error is located by its JSON path and line/column.
     pub fn from_json(text: &str) -> Result<Scenario, Problem> {
-        let de = &mut serde_json::Deserializer::from_str(text);
+        Self::from_deserializer(&mut serde_json::Deserializer::from_str(text))
+    }
+
+    /// Reads scenario JSON written when the schema was `version` (a link says which), upgraded to
+    /// this build's: an old link keeps working after the format grows. A document that names no
+    /// version of its own is taken to be `version`, not the current one. Version 1 is the only
+    /// one so far, so nothing is upgraded yet; each later version adds its step here.
+    pub fn from_json_of_version(text: &str, version: u32) -> Result<Scenario, Problem> {
+        if version == 0 || version > SCHEMA_VERSION {
+            return Err(Problem::new(
+                "version",
+                format!(
+                    "scenario format {version} is not one this build reads (1 to \
+                     {SCHEMA_VERSION}); a newer Fairground made it"
+                ),
+            ));
+        }
+        let mut value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| Problem::new(".", format!("not JSON: {e}")))?;
+        if let Some(doc) = value.as_object_mut() {
+            doc.entry("version").or_insert(version.into());
+        }
+        Self::from_deserializer(value)
+    }
+
+    /// Reads a scenario from any serde source (JSON text, a JavaScript object), locating a
+    /// type error by its path as [`Scenario::from_json`] does.
+    pub fn from_deserializer<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Scenario, Problem> {
         serde_path_to_error::deserialize(de).map_err(|err| {
             let path = err.path().to_string();
             let inner = err.into_inner();

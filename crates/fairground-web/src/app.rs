@@ -26,9 +26,6 @@ fn cells(scenario: &fairground_core::Scenario) -> usize {
 }
 /// A solve that has not answered by then is reported (the worker may have crashed).
 const WATCHDOG_MS: u32 = 30_000;
-/// Scenarios up to this many tenants x types are solved on the main thread when the page opens
-/// (a few milliseconds), so the first chart does not wait for the worker to start.
-const FIRST_SOLVE_INLINE_CELLS: usize = 64;
 
 /// One solve to run: a generation's scenario, with or without the strategy-proofness probe.
 #[derive(Clone)]
@@ -99,13 +96,15 @@ fn pump(
     });
 }
 
-/// The root: provides the solver worker to the playground.
+/// The root: provides the two workers to the playground. Both import the one engine
+/// (`fairground.js`, the module documentation pages use too), so its wasm is downloaded once
+/// (www/solve-worker.js, www/sim-worker.js say how).
 #[component]
 pub fn App() -> Html {
     html! {
         // Relative, so the playground also works under a sub-path of a documentation site.
-        <OneshotProvider<SolveTask> path="fairground-worker.js">
-            <ReactorProvider<SimulateReactor> path="fairground-sim-worker.js">
+        <OneshotProvider<SolveTask> path="solve-worker.js">
+            <ReactorProvider<SimulateReactor> path="sim-worker.js">
                 <Playground />
             </ReactorProvider<SimulateReactor>>
         </OneshotProvider<SolveTask>>
@@ -120,7 +119,6 @@ fn Playground() -> Html {
         if state.notice.is_none() {
             state.notice = notice;
         }
-        state.solve_inline_if_small(FIRST_SOLVE_INLINE_CELLS);
         state
     });
     let embed = *use_memo((), |_| storage::embed_mode());
@@ -368,8 +366,8 @@ fn Toolbar(p: &ToolbarProps) -> Html {
             if state.mode == Mode::Single {
                 <label>{ "Policy " }
                     <select onchange={on_policy} data-testid="policy-select">
-                        { for policies::all().into_iter().map(|pol| html! {
-                            <option value={pol.name()} selected={pol.name() == state.policy} title={pol.summary()}>{ pol.name() }</option>
+                        { for policies::CATALOGUE.iter().map(|pol| html! {
+                            <option value={pol.name} selected={pol.name == state.policy} title={pol.summary}>{ pol.name }</option>
                         }) }
                     </select>
                 </label>

@@ -1,8 +1,11 @@
-//! Scenario <-> URL fragment (`#s=<base64url(deflate(json))>`), and the size limits that keep a
-//! hostile link or file from freezing the page.
+//! Scenario <-> URL fragment (`#v=<format>&s=<base64url(deflate(json))>`), and the size limits
+//! that keep a hostile link or file from freezing the page. `v` is the scenario format version
+//! the link was made with, so a link (an `?embed` in someone's documentation above all) keeps
+//! working after the format grows; links from before it was written mean version 1.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use fairground_core::scenario::SCHEMA_VERSION;
 use fairground_core::Scenario;
 
 /// Longest fragment accepted (characters after `#s=`).
@@ -10,21 +13,30 @@ pub const MAX_FRAGMENT: usize = 64 * 1024;
 /// Largest scenario JSON accepted, from a file, a link or storage (bytes, after inflating).
 pub const MAX_JSON: usize = 1024 * 1024;
 
-const PREFIX: &str = "s=";
-
 /// The fragment (without `#`) that reproduces `scenario` exactly.
 pub fn to_fragment(scenario: &Scenario) -> String {
     let json = serde_json::to_string(scenario).unwrap_or_default();
     let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
-    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(packed))
+    format!("v={SCHEMA_VERSION}&s={}", URL_SAFE_NO_PAD.encode(packed))
 }
 
 /// Reads a scenario back from a fragment (with or without the leading `#`). `Ok(None)` when the
 /// fragment holds no scenario at all; `Err` says why one could not be read.
 pub fn from_fragment(fragment: &str) -> Result<Option<Scenario>, String> {
     let fragment = fragment.trim_start_matches('#');
-    let Some(payload) = fragment.strip_prefix(PREFIX) else {
+    let param = |key: &str| {
+        fragment
+            .split('&')
+            .find_map(|part| part.strip_prefix(key)?.strip_prefix('='))
+    };
+    let Some(payload) = param("s") else {
         return Ok(None);
+    };
+    let version = match param("v") {
+        None => 1, // links made before the version was written
+        Some(v) => v
+            .parse::<u32>()
+            .map_err(|_| format!("the link's format version '{v}' is not a number"))?,
     };
     if payload.len() > MAX_FRAGMENT {
         return Err(format!(
@@ -45,7 +57,9 @@ pub fn from_fragment(fragment: &str) -> Result<Option<Scenario>, String> {
         })?;
     let text =
         String::from_utf8(json).map_err(|_| "the link's scenario is not text".to_string())?;
-    parse_json(&text).map(Some)
+    Scenario::from_json_of_version(&text, version)
+        .map(Some)
+        .map_err(|p| format!("the link's scenario: {p}"))
 }
 
 /// Parses scenario JSON from anywhere outside (a file, storage), within the size limit.
@@ -77,15 +91,49 @@ mod tests {
     #[test]
     fn the_embed_demo_links_the_textbook_preset() {
         let page = include_str!("../../../www/embed.html");
-        let start = page.find("?embed#").expect("an ?embed link") + "?embed".len();
+        let start = page.find("?embed#").expect("an ?embed link") + "?embed#".len();
         let end = start + page[start..].find('"').expect("a closing quote");
+        let link = page[start..end].replace("&amp;", "&"); // as the browser reads the attribute
+        assert!(
+            link.starts_with("v=1&s="),
+            "the demo's link carries its format version"
+        );
         let expected = presets::textbook_two_by_two().scenario;
         assert_eq!(
-            from_fragment(&page[start..end]).ok().flatten(),
+            from_fragment(&link).ok().flatten(),
             Some(expected.clone()),
             "use #{}",
             to_fragment(&expected)
         );
+    }
+
+    /// Links people have already put in their pages: one made today (format 1, `v=1`) and one
+    /// from before the version was written. Both must keep opening this scenario, whatever the
+    /// format becomes (a later version upgrades them in `Scenario::from_json_of_version`).
+    #[test]
+    fn links_made_earlier_keep_opening_their_scenario() {
+        let expected = presets::textbook_two_by_two().scenario;
+        let today = "v=1&s=bY9BCsMgEEXvMmsR7dKrhFKkWBXMKDomtCF379RFSWmWw_vv82eDxdUWM4LRAnzpN3oW18BMG6CdHRhoKa8g4J47Eqd28SUP2-hIrgLIoUX68Zc4-pmFmrsPpXN40lKJi1SsrC768PGlOnTXdGboP4NPzHW2Kb4sjT_GYMfL9jc";
+        assert_eq!(from_fragment(today).unwrap(), Some(expected.clone()));
+        let unversioned = today.trim_start_matches("v=1&");
+        assert_eq!(from_fragment(unversioned).unwrap(), Some(expected.clone()));
+        // A link made today reads as version 1 even if its JSON names no version (the field's
+        // default is the build's current version, which will move).
+        let bare =
+            r#"{"gpu_types":[{"name":"a","count":1}],"tenants":[{"name":"t","throughput":[1]}]}"#;
+        let packed = miniz_oxide::deflate::compress_to_vec(bare.as_bytes(), 9);
+        let link = format!("v=1&s={}", URL_SAFE_NO_PAD.encode(packed));
+        assert_eq!(from_fragment(&link).unwrap().unwrap().version, 1);
+        // What this build writes carries its version, and reads back.
+        assert!(to_fragment(&expected).starts_with(&format!("v={SCHEMA_VERSION}&s=")));
+        // A link from a newer build says so instead of misreading it.
+        let newer = today.replace("v=1", &format!("v={}", SCHEMA_VERSION + 1));
+        assert!(from_fragment(&newer)
+            .unwrap_err()
+            .contains("newer Fairground"));
+        assert!(from_fragment("v=x&s=AAAA")
+            .unwrap_err()
+            .contains("not a number"));
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! editor edits a text [`draft::Draft`]; solves run in a web worker ([`worker`]); small
 //! presentational components draw the charts as SVG, with their scale math in [`scale`].
 
-pub mod api;
 pub mod app;
 pub mod codec;
 pub mod components;
@@ -14,6 +13,7 @@ pub mod scale;
 pub mod sim_worker;
 pub mod state;
 pub mod storage;
+pub mod svg;
 pub mod worker;
 
 pub use app::App;

@@ -39,8 +39,11 @@ pub struct SimRequest {
     pub cluster: String,
     pub workload: Workload,
     pub policies: Vec<String>,
+    /// Round length in seconds (default 360, Gavel's).
+    #[serde(default = "default_round_s")]
     pub round_s: f64,
-    /// `GPUS,CPUS,MEM_GB` per server.
+    /// `GPUS,CPUS,MEM_GB` per server (default Synergy's 8,24,500).
+    #[serde(default = "default_server_shape")]
     pub server_shape: String,
     /// Steady-state JCT over ids [from, to) (the run stops once they finish).
     pub measure_ids: Option<(usize, usize)>,
@@ -53,6 +56,14 @@ pub struct SimRequest {
     /// HadarE's seconds lost per round to combine copies (None: the engine's default).
     #[serde(default)]
     pub sync_overhead_s: Option<f64>,
+}
+
+fn default_round_s() -> f64 {
+    360.0
+}
+
+fn default_server_shape() -> String {
+    "8,24,500".into()
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -158,21 +169,9 @@ async fn run(
     jobs: &[Job],
     scope: &mut ReactorScope<SimInput, SimOutput>,
 ) -> SimOutput {
-    let mixed_rate = match req.mixed_rate.as_str() {
-        "" => MixedRate::default(),
-        text => match MixedRate::parse(text) {
-            Ok(rule) => rule,
-            Err(e) => return SimOutput::Failed(e),
-        },
-    };
-    let config = SimConfig {
-        round_s: req.round_s,
-        measure_ids: req.measure_ids,
-        mixed_rate,
-        sync_overhead_s: req
-            .sync_overhead_s
-            .unwrap_or(fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S),
-        ..SimConfig::default()
+    let config = match config(req) {
+        Ok(config) => config,
+        Err(e) => return SimOutput::Failed(e),
     };
     let mut results = Vec::new();
     for (k, name) in req.policies.iter().enumerate() {
@@ -218,6 +217,61 @@ async fn run(
         }));
     }
     SimOutput::Done(results)
+}
+
+/// The engine's settings for a request.
+fn config(req: &SimRequest) -> Result<SimConfig, String> {
+    let mixed_rate = match req.mixed_rate.as_str() {
+        "" => MixedRate::default(),
+        text => MixedRate::parse(text)?,
+    };
+    Ok(SimConfig {
+        round_s: req.round_s,
+        measure_ids: req.measure_ids,
+        mixed_rate,
+        sync_overhead_s: req
+            .sync_overhead_s
+            .unwrap_or(fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S),
+        ..SimConfig::default()
+    })
+}
+
+/// Runs a whole request at once (the JavaScript module's `simulate`, on the caller's thread;
+/// the page's Simulation tab uses the reactor, which reports progress and can be cancelled).
+/// One result per policy, as the reactor's `Done`; an error for the request as a whole.
+/// A workload of more than `max_jobs` jobs is refused before it runs.
+pub fn run_to_end(
+    req: &SimRequest,
+    max_jobs: usize,
+) -> Result<Vec<Result<SimResult, String>>, String> {
+    let (cluster, jobs, notes) = prepare(req)?;
+    if jobs.len() > max_jobs {
+        return Err(format!(
+            "the workload has {} jobs, past the {max_jobs} run here: use the playground's \
+             Simulation tab or `fairground simulate`",
+            jobs.len()
+        ));
+    }
+    let config = config(req)?;
+    let mut results = Vec::new();
+    for name in &req.policies {
+        let outcome = schedulers::by_name(name, &config)
+            .map_err(|e| format!("{name}: {e}"))
+            .and_then(|mut scheduler| {
+                let mut sim = Simulation::new(&cluster, &jobs, &config, scheduler.as_ref())
+                    .map_err(|e| format!("{name}: {e}"))?;
+                while !sim
+                    .step(scheduler.as_mut(), usize::MAX)
+                    .map_err(|e| format!("{name}: {e}"))?
+                {}
+                let mut result = sim.finish(scheduler.as_ref());
+                result.policy = name.clone();
+                result.notes.splice(0..0, notes.iter().cloned());
+                Ok(result)
+            });
+        results.push(outcome);
+    }
+    Ok(results)
 }
 
 #[cfg(test)]

@@ -138,9 +138,9 @@ impl AppState {
     pub fn policies_to_run(&self) -> Vec<String> {
         match self.mode {
             Mode::Single => vec![self.policy.clone()],
-            Mode::Compare => policies::all()
+            Mode::Compare => policies::CATALOGUE
                 .iter()
-                .map(|p| p.name().to_string())
+                .map(|p| p.name.to_string())
                 .collect(),
             // The frontier solves and places every policy itself.
             Mode::Frontier => vec![],
@@ -184,34 +184,6 @@ impl AppState {
     fn bump(&mut self) {
         self.generation += 1;
         self.solving = self.solvable.is_some();
-    }
-
-    /// Solves the current scenario right here, without the SP probe, when it has at most
-    /// `max_cells` tenants x types: used once when the page opens, so the first chart does not
-    /// wait for the worker. A failure is left for the worker to report.
-    pub fn solve_inline_if_small(&mut self, max_cells: usize) {
-        let Some(scenario) = self.solvable.clone() else {
-            return;
-        };
-        if scenario.tenants.len() * scenario.gpu_types.len() > max_cells {
-            return;
-        }
-        let request = crate::worker::SolveRequest::new(
-            &scenario,
-            self.policies_to_run(),
-            false,
-            self.frontier_step(),
-        );
-        if let Ok(response) = crate::worker::solve_request(&request) {
-            self.results = Some(Rc::new(Results {
-                generation: self.generation,
-                scenario,
-                reports: response.reports,
-                sp_probed: false,
-                frontier: response.frontier,
-            }));
-            self.solving = self.want_sp;
-        }
     }
 
     /// Whether the probe is wanted but its answer has not arrived yet.
@@ -330,7 +302,7 @@ impl Reducible for AppState {
                 next.draft = draft;
             }
             Action::SelectPolicy(name) => {
-                if policies::by_name(&name).is_none() {
+                if policies::info(&name).is_none() {
                     next.notice = Some(format!("unknown policy '{name}'"));
                     return Rc::new(next);
                 }
@@ -433,26 +405,6 @@ mod tests {
         assert!(!state.solving);
         let report = state.results.as_ref().unwrap().reports[0].as_ref().unwrap();
         assert!(report.properties.sharing_incentive.holds && report.properties.envy_freeness.holds);
-    }
-
-    #[test]
-    fn the_opening_scenario_is_solved_inline_then_probed() {
-        let mut state = AppState::default();
-        state.solve_inline_if_small(64);
-        let plain = state.results.clone().expect("solved inline");
-        assert!(!plain.sp_probed && state.want_sp && state.probe_pending() && state.solving);
-        let probed = answer(&state); // want_sp: the second pass runs the probe
-        let state = Rc::new(state).reduce(Action::Solved(probed));
-        assert!(!state.probe_pending() && !state.solving);
-        let report = state.results.as_ref().unwrap().reports[0].as_ref().unwrap();
-        assert!(report.properties.strategy_proofness_probe.is_some());
-        // Too big to solve inline: left to the worker.
-        let mut big = AppState::new(
-            Draft::from_scenario(&presets::large_random().scenario),
-            "oef-coop",
-        );
-        big.solve_inline_if_small(64);
-        assert!(big.results.is_none());
     }
 
     #[test]

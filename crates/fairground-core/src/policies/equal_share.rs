@@ -1,4 +1,4 @@
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::{Allocation, Instance};
 
 /// Every tenant gets its weighted equal split of every type, e_ij = n_j w_i / sum_k w_k (capped
@@ -6,13 +6,15 @@ use crate::{Allocation, Instance};
 /// the sharing-incentive property is measured against.
 pub struct EqualShare;
 
-impl Policy for EqualShare {
-    fn name(&self) -> &'static str {
-        "equal-share"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "equal-share",
+    summary: "each tenant gets its weighted equal split of every GPU type",
+};
 
-    fn summary(&self) -> &'static str {
-        "each tenant gets its weighted equal split of every GPU type"
+impl Policy for EqualShare {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

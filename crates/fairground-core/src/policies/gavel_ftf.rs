@@ -1,7 +1,7 @@
 use super::base::scale_factor;
 use super::gavel::{isolated_share, job_throughput};
 use super::gavel_las::max_min_solution;
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::Instance;
 
 /// Gavel's finish-time fairness (Themis-style) at the first round, where every job's elapsed
@@ -17,13 +17,15 @@ use crate::Instance;
 /// worst first-round rho is 1 / objective.
 pub struct GavelFtf;
 
-impl Policy for GavelFtf {
-    fn name(&self) -> &'static str {
-        "gavel-ftf"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "gavel-ftf",
+    summary: "Gavel: finish-time fairness (first round): max-min of throughput vs isolated share",
+};
 
-    fn summary(&self) -> &'static str {
-        "Gavel: finish-time fairness (first round): max-min of throughput vs isolated share"
+impl Policy for GavelFtf {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

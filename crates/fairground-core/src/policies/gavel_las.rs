@@ -1,6 +1,6 @@
 use super::base::{scale_factor, AllocationLp};
 use super::gavel::proportional_throughput;
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::lp::{Lp, LpSolution, Var};
 use crate::Instance;
 
@@ -15,13 +15,15 @@ use crate::Instance;
 /// The objective reported is that minimum normalised throughput.
 pub struct GavelLas;
 
-impl Policy for GavelLas {
-    fn name(&self) -> &'static str {
-        "gavel-las"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "gavel-las",
+    summary: "Gavel: heterogeneity-aware max-min fairness of normalised throughput",
+};
 
-    fn summary(&self) -> &'static str {
-        "Gavel: heterogeneity-aware max-min fairness of normalised throughput"
+impl Policy for GavelLas {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

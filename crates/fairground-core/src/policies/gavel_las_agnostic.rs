@@ -1,5 +1,5 @@
 use super::gavel_las::max_min_solution;
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::Instance;
 
 /// Gavel's heterogeneity-agnostic max-min fairness: LAS with every T_ij = 1 (so prop_i = 1):
@@ -12,13 +12,15 @@ use crate::Instance;
 /// It balances GPUs held, blind to which type is faster for whom; the objective is that minimum.
 pub struct GavelLasAgnostic;
 
-impl Policy for GavelLasAgnostic {
-    fn name(&self) -> &'static str {
-        "gavel-las-agnostic"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "gavel-las-agnostic",
+    summary: "Gavel: max-min fairness of GPUs held, ignoring heterogeneity",
+};
 
-    fn summary(&self) -> &'static str {
-        "Gavel: max-min fairness of GPUs held, ignoring heterogeneity"
+impl Policy for GavelLasAgnostic {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

@@ -1,5 +1,5 @@
 use super::base::AllocationLp;
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::lp::Lp;
 use crate::Instance;
 
@@ -11,13 +11,15 @@ use crate::Instance;
 /// ```
 pub struct GavelMaxSum;
 
-impl Policy for GavelMaxSum {
-    fn name(&self) -> &'static str {
-        "gavel-max-sum"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "gavel-max-sum",
+    summary: "Gavel: maximum total raw throughput, no fairness",
+};
 
-    fn summary(&self) -> &'static str {
-        "Gavel: maximum total raw throughput, no fairness"
+impl Policy for GavelMaxSum {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

@@ -1,6 +1,6 @@
 use super::base::AllocationLp;
 use super::gavel_las::{las_rates, max_min};
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::lp::Lp;
 use crate::Instance;
 
@@ -23,13 +23,15 @@ const LEVEL_TOLERANCE: f64 = 1e-6;
 /// feasible despite the solver's tolerance on the rows that reached it.
 const HAIR: f64 = 1e-7;
 
-impl Policy for GavelWaterFilling {
-    fn name(&self) -> &'static str {
-        "gavel-water-filling"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "gavel-water-filling",
+    summary: "Gavel: water filling (lexicographic max-min) of normalised throughput",
+};
 
-    fn summary(&self) -> &'static str {
-        "Gavel: water filling (lexicographic max-min) of normalised throughput"
+impl Policy for GavelWaterFilling {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

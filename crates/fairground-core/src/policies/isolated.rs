@@ -1,5 +1,5 @@
 use super::gavel::isolated_share;
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::{Allocation, Instance};
 
 /// Gavel's isolated share: x_ij = n_j / (m s_i) over m tenants, each row scaled down so
@@ -7,13 +7,15 @@ use crate::{Allocation, Instance};
 /// reported is the efficiency sum_i u_i.
 pub struct Isolated;
 
-impl Policy for Isolated {
-    fn name(&self) -> &'static str {
-        "isolated"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "isolated",
+    summary: "Gavel's isolated share: 1/m of every type, capped at the tenant's scale factor",
+};
 
-    fn summary(&self) -> &'static str {
-        "Gavel's isolated share: 1/m of every type, capped at the tenant's scale factor"
+impl Policy for Isolated {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

@@ -84,10 +84,16 @@ impl From<LpError> for PolicyError {
 
 /// An allocation policy: turns a validated instance into an allocation.
 pub trait Policy: Sync {
+    /// Its name and summary (a constant in the policy's file, listed in [`CATALOGUE`]).
+    fn info(&self) -> PolicyInfo;
     /// Stable identifier used by the CLI (`--policy`) and in JSON.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
     /// One line for people: what the policy optimises.
-    fn summary(&self) -> &'static str;
+    fn summary(&self) -> &'static str {
+        self.info().summary
+    }
     /// Computes the allocation. Callers use [`Policy::solve`], which checks it.
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError>;
 
@@ -143,6 +149,34 @@ pub trait Policy: Sync {
     }
 }
 
+/// What a policy is called and what it optimises, without its code: the playground's page lists
+/// the policies from this, so it does not link the solvers (they run in the engine's worker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PolicyInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+}
+
+/// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).
+pub const CATALOGUE: [PolicyInfo; 11] = [
+    oef_coop::INFO,
+    oef_noncoop::INFO,
+    nash_welfare::INFO,
+    partial_allocation::INFO,
+    gavel_las::INFO,
+    gavel_las_agnostic::INFO,
+    gavel_water_filling::INFO,
+    gavel_max_sum::INFO,
+    gavel_ftf::INFO,
+    equal_share::INFO,
+    isolated::INFO,
+];
+
+/// The catalogue entry named `name`.
+pub fn info(name: &str) -> Option<PolicyInfo> {
+    CATALOGUE.iter().copied().find(|p| p.name == name)
+}
+
 /// Every policy, in the order the playground and `fairground compare` show them.
 pub fn all() -> Vec<&'static dyn Policy> {
     vec![
@@ -165,4 +199,23 @@ pub fn all() -> Vec<&'static dyn Policy> {
 /// Looks a policy up by its [`Policy::name`].
 pub fn by_name(name: &str) -> Option<&'static dyn Policy> {
     all().into_iter().find(|p| p.name() == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page lists policies from the catalogue and the engine runs them from `all()`: a
+    /// policy added to one list only would be shown but not run, or run but not shown.
+    #[test]
+    fn the_catalogue_lists_every_policy_in_order() {
+        let from_code: Vec<PolicyInfo> = all().iter().map(|p| p.info()).collect();
+        assert_eq!(from_code, CATALOGUE.to_vec());
+        let mut names: Vec<&str> = CATALOGUE.iter().map(|p| p.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CATALOGUE.len(), "names are unique");
+        assert_eq!(info("gavel-ftf").map(|p| p.name), Some("gavel-ftf"));
+        assert_eq!(info("no-such-policy"), None);
+    }
 }

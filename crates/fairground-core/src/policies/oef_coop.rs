@@ -1,5 +1,5 @@
 use super::base::AllocationLp;
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::{
     envy_relative_to_larger, meets_share, must_not_envy, relative_envy, relative_shortfall,
     si_target, LP_MARGIN, TOLERANCE,
@@ -35,13 +35,15 @@ pub struct OefCoop {
     pub ef_rows: EfRows,
 }
 
-impl Policy for OefCoop {
-    fn name(&self) -> &'static str {
-        "oef-coop"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "oef-coop",
+    summary: "OEF cooperative: most efficient allocation with sharing incentive and envy-freeness",
+};
 
-    fn summary(&self) -> &'static str {
-        "OEF cooperative: most efficient allocation with sharing incentive and envy-freeness"
+impl Policy for OefCoop {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     /// Sharing incentive for every tenant and envy-freeness for every required pair.

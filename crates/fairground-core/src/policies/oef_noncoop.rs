@@ -1,5 +1,5 @@
 use super::base::AllocationLp;
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::{si_target, TOLERANCE};
 use crate::lp::Lp;
 use crate::Instance;
@@ -18,13 +18,15 @@ use crate::Instance;
 /// profitable under-report for two types).
 pub struct OefNonCoop;
 
-impl Policy for OefNonCoop {
-    fn name(&self) -> &'static str {
-        "oef-noncoop"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "oef-noncoop",
+    summary: "OEF non-cooperative: equal weighted normalised throughput for all, maximised",
+};
 
-    fn summary(&self) -> &'static str {
-        "OEF non-cooperative: equal weighted normalised throughput for all, maximised"
+impl Policy for OefNonCoop {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     /// u_i(g_i) / w_i = t for every tenant, to the checker's tolerance relative to t.

@@ -22,19 +22,21 @@
 //! Costs n + 1 Nash-welfare solves; each is certified by its dual bound.
 
 use super::nash_welfare::{certify, equilibrium, Market};
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::TOLERANCE;
 use crate::{Allocation, Instance};
 
 pub struct PartialAllocation;
 
-impl Policy for PartialAllocation {
-    fn name(&self) -> &'static str {
-        "partial-allocation"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "partial-allocation",
+    summary: "Partial allocation (Cole-Gkatzelis-Goel): a fraction of the Nash-welfare bundle, strategy-proof",
+};
 
-    fn summary(&self) -> &'static str {
-        "Partial allocation (Cole-Gkatzelis-Goel): a fraction of the Nash-welfare bundle, strategy-proof"
+impl Policy for PartialAllocation {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

@@ -1,6 +1,7 @@
 use super::shorten;
 use crate::palette::type_colour;
 use crate::scale::{nice_ticks, tick_label, LinearScale};
+use crate::svg::SvgNode;
 use fairground_core::{Allocation, Instance};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -24,70 +25,154 @@ const NAME_CHARS: usize = 27;
 #[component]
 pub fn AllocationChart(props: &AllocationChartProps) -> Html {
     let inst = &props.instance;
-    let gpus = &props.allocation.gpus;
+    allocation_svg(&inst.tenant_names, &inst.type_names, &props.allocation.gpus).to_html()
+}
+
+/// The allocation chart (one definition: the playground draws it through Yew, the JavaScript
+/// module's `renderChart` through the DOM). `gpus[i][j]`: GPUs of type j tenant i holds.
+pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -> SvgNode {
     let held: Vec<f64> = gpus.iter().map(|row| row.iter().sum()).collect();
     let ticks = nice_ticks(held.iter().copied().fold(0.0, f64::max), 6);
     let x_max = ticks.last().copied().unwrap_or(1.0);
     let x = LinearScale::new((0.0, x_max), (LABEL_WIDTH, WIDTH - RIGHT_PAD));
-    let plot_bottom = TOP + inst.tenants() as f64 * (BAR + GAP);
+    let plot_bottom = TOP + tenants.len() as f64 * (BAR + GAP);
     let height = plot_bottom + AXIS;
 
-    let legend = inst.type_names.iter().enumerate().map(|(j, name)| {
+    let legend = types.iter().enumerate().map(|(j, name)| {
         let left = LABEL_WIDTH + j as f64 * 110.0;
-        html! {
-            <g class="legend-item">
-                <rect x={left.to_string()} y="6" width="14" height="14" fill={type_colour(j)} />
-                <text x={(left + 20.0).to_string()} y="18" class="legend-label">{ shorten(name, 12) }</text>
-            </g>
-        }
+        SvgNode::new("g")
+            .attr("class", "legend-item")
+            .child(
+                SvgNode::new("rect")
+                    .attr("x", left)
+                    .attr("y", 6)
+                    .attr("width", 14)
+                    .attr("height", 14)
+                    .attr("fill", type_colour(j)),
+            )
+            .child(
+                SvgNode::new("text")
+                    .attr("x", left + 20.0)
+                    .attr("y", 18)
+                    .attr("class", "legend-label")
+                    .text(shorten(name, 12)),
+            )
     });
 
     let grid = ticks.iter().map(|&t| {
-        let px = x.map(t).to_string();
-        html! {
-            <g class="tick">
-                <line x1={px.clone()} x2={px.clone()} y1={TOP.to_string()} y2={plot_bottom.to_string()} class="grid" />
-                <text x={px} y={(plot_bottom + 16.0).to_string()} text-anchor="middle">{ tick_label(t) }</text>
-            </g>
-        }
+        let px = x.map(t);
+        SvgNode::new("g")
+            .attr("class", "tick")
+            .child(
+                SvgNode::new("line")
+                    .attr("x1", px)
+                    .attr("x2", px)
+                    .attr("y1", TOP)
+                    .attr("y2", plot_bottom)
+                    .attr("class", "grid"),
+            )
+            .child(
+                SvgNode::new("text")
+                    .attr("x", px)
+                    .attr("y", plot_bottom + 16.0)
+                    .attr("text-anchor", "middle")
+                    .text(tick_label(t)),
+            )
     });
 
     let bars = gpus.iter().enumerate().map(|(i, row)| {
-        let name = &inst.tenant_names[i];
+        let name = &tenants[i];
         let y = TOP + i as f64 * (BAR + GAP);
         let mut left = 0.0;
-        let segments = row.iter().enumerate().filter(|(_, &g)| g > 1e-9).map(|(j, &g)| {
-            let (x0, x1) = (x.map(left), x.map(left + g));
-            left += g;
-            html! {
-                <rect class="segment" x={x0.to_string()} y={y.to_string()}
-                      width={(x1 - x0).max(0.0).to_string()} height={BAR.to_string()}
-                      fill={type_colour(j)}>
-                    <title>{ format!("{name} on {}: {g:.4} GPUs", inst.type_names[j]) }</title>
-                </rect>
-            }
-        }).collect::<Html>();
-        html! {
-            <g class="bar" data-tenant={name.clone()}>
-                <text class="tenant-label" x={(LABEL_WIDTH - 8.0).to_string()} y={(y + BAR * 0.7).to_string()} text-anchor="end">
-                    { shorten(name, NAME_CHARS) }
-                    <title>{ format!("{name}: {:.4} GPUs in all", held[i]) }</title>
-                </text>
-                { segments }
-            </g>
-        }
+        let segments: Vec<SvgNode> = row
+            .iter()
+            .enumerate()
+            .filter(|(_, &g)| g > 1e-9)
+            .map(|(j, &g)| {
+                let (x0, x1) = (x.map(left), x.map(left + g));
+                left += g;
+                SvgNode::new("rect")
+                    .attr("class", "segment")
+                    .attr("x", x0)
+                    .attr("y", y)
+                    .attr("width", (x1 - x0).max(0.0))
+                    .attr("height", BAR)
+                    .attr("fill", type_colour(j))
+                    .child(
+                        SvgNode::new("title").text(format!("{name} on {}: {g:.4} GPUs", types[j])),
+                    )
+            })
+            .collect();
+        SvgNode::new("g")
+            .attr("class", "bar")
+            .attr("data-tenant", name)
+            .child(
+                SvgNode::new("text")
+                    .attr("class", "tenant-label")
+                    .attr("x", LABEL_WIDTH - 8.0)
+                    .attr("y", y + BAR * 0.7)
+                    .attr("text-anchor", "end")
+                    .text(shorten(name, NAME_CHARS))
+                    .child(
+                        SvgNode::new("title").text(format!("{name}: {:.4} GPUs in all", held[i])),
+                    ),
+            )
+            .children(segments)
     });
 
-    html! {
-            <svg viewBox={format!("0 0 {WIDTH} {height}")} role="img" data-testid="allocation-chart"
-                 aria-label="GPUs held by each tenant, stacked by GPU type">
-                { for legend }
-                { for grid }
-                { for bars }
-                <text class="axis-label" x={((LABEL_WIDTH + WIDTH - RIGHT_PAD) / 2.0).to_string()}
-                      y={(height - 8.0).to_string()} text-anchor="middle">
-                    { "GPUs held (time-averaged)" }
-                </text>
-            </svg>
+    SvgNode::new("svg")
+        .attr("viewBox", format!("0 0 {WIDTH} {height}"))
+        .attr("role", "img")
+        .attr("data-testid", "allocation-chart")
+        .attr(
+            "aria-label",
+            "GPUs held by each tenant, stacked by GPU type",
+        )
+        .children(legend)
+        .children(grid)
+        .children(bars)
+        .child(
+            SvgNode::new("text")
+                .attr("class", "axis-label")
+                .attr("x", (LABEL_WIDTH + WIDTH - RIGHT_PAD) / 2.0)
+                .attr("y", height - 8.0)
+                .attr("text-anchor", "middle")
+                .text("GPUs held (time-averaged)"),
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a reader checks on the chart: one bar per tenant, one segment per type held, each
+    /// segment as wide as its GPUs on the axis, names kept whole in the tooltips.
+    #[test]
+    fn bars_and_segments_follow_the_allocation() {
+        let tenants = vec!["A".to_string(), "<b>B</b>".to_string()];
+        let types = vec!["k80".to_string(), "v100".to_string()];
+        let gpus = vec![vec![1.0, 0.5], vec![0.0, 1.5]];
+        let svg = allocation_svg(&tenants, &types, &gpus);
+        let all = svg.descendants();
+        let bars: Vec<_> = all
+            .iter()
+            .filter(|n| n.get("class") == Some("bar"))
+            .collect();
+        assert_eq!(bars.len(), 2);
+        assert_eq!(bars[1].get("data-tenant"), Some("<b>B</b>"));
+        let segments: Vec<_> = all
+            .iter()
+            .filter(|n| n.get("class") == Some("segment"))
+            .collect();
+        assert_eq!(segments.len(), 3, "B holds no k80");
+        // Ticks 0..1.5 step 0.25 end at 1.5: the plot spans [LABEL_WIDTH, WIDTH - RIGHT_PAD].
+        let px_per_gpu = (WIDTH - RIGHT_PAD - LABEL_WIDTH) / 1.5;
+        let width = |n: &SvgNode| n.get("width").unwrap().parse::<f64>().unwrap();
+        assert!((width(segments[0]) - px_per_gpu).abs() < 1e-9);
+        assert!((width(segments[2]) - 1.5 * px_per_gpu).abs() < 1e-9);
+        assert_eq!(
+            segments[2].children[0].text.as_deref(),
+            Some("<b>B</b> on v100: 1.5000 GPUs")
+        );
     }
 }

@@ -14,7 +14,7 @@ mod market;
 mod simulate_tab;
 mod utility_chart;
 
-pub use allocation_chart::{AllocationChart, AllocationChartProps};
+pub use allocation_chart::{allocation_svg, AllocationChart, AllocationChartProps};
 pub use badges::Badges;
 pub use chart_frame::ChartFrame;
 pub use compare::{CompareTable, Scatter};

@@ -31,7 +31,7 @@
 
 mod polish;
 
-use super::{Policy, PolicyError, Solution};
+use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::TOLERANCE;
 use crate::{Allocation, Instance};
 use clarabel::algebra::CscMatrix;
@@ -66,13 +66,16 @@ pub struct Market {
 /// Maximum Nash welfare (Eisenberg–Gale), reported with the equilibrium prices.
 pub struct NashWelfare;
 
-impl Policy for NashWelfare {
-    fn name(&self) -> &'static str {
-        "nash-welfare"
-    }
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "nash-welfare",
+    summary:
+        "Nash welfare (Eisenberg-Gale): equilibrium from equal weighted incomes, with GPU prices",
+};
 
-    fn summary(&self) -> &'static str {
-        "Nash welfare (Eisenberg-Gale): equilibrium from equal weighted incomes, with GPU prices"
+impl Policy for NashWelfare {
+    fn info(&self) -> PolicyInfo {
+        INFO
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {

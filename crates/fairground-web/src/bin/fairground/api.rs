@@ -1,0 +1,277 @@
+//! The JavaScript API documentation pages call. Plain objects in and out (serde-wasm-bindgen);
+//! every error is thrown as an `Error` whose message is the CLI's located one.
+//!
+//! ```js
+//! import init, { solve, compare, simulate, policies, renderChart } from "./fairground.js";
+//! await init();
+//! const report = solve(scenario, "oef-coop");      // what `fairground solve --json` prints
+//! renderChart(document.getElementById("chart"), scenario, { policy: "oef-coop" });
+//! ```
+//!
+//! Everything runs on the caller's thread, so what a page may ask is bounded as the playground's
+//! editor is ([`MAX_TENANTS`] x [`MAX_TYPES`], [`MAX_PROBE_TENANTS`] for the probe,
+//! [`MAX_SIM_JOBS`] jobs): past that, a message pointing to the CLI, never a frozen tab.
+
+use fairground_core::report::{self, PolicyReport};
+use fairground_core::{policies, Instance, Scenario, SpProbeConfig};
+use fairground_sim::metrics::SimResult;
+use fairground_web::components::allocation_svg;
+use fairground_web::sim_worker::{self, SimRequest, Workload};
+use fairground_web::state::{MAX_INTERACTIVE_TENANTS, MAX_INTERACTIVE_TYPES};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+/// The editor's limits, for the same reason: everything here runs on the page's thread.
+pub const MAX_TENANTS: usize = MAX_INTERACTIVE_TENANTS;
+pub const MAX_TYPES: usize = MAX_INTERACTIVE_TYPES;
+/// The strategy-proofness probe re-solves the policy tens of times per tenant.
+pub const MAX_PROBE_TENANTS: usize = 20;
+/// About a second of simulation on a laptop (BENCHMARKS.md: 10,000 jobs take 1.9-3.4 s in a
+/// worker); larger runs belong to the CLI or the playground's worker.
+pub const MAX_SIM_JOBS: usize = 2_000;
+/// Largest trace text accepted, as the playground's upload.
+const MAX_TRACE_BYTES: usize = 1024 * 1024;
+
+/// Options of `solve`, `compare` and `renderChart` (all optional).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Options {
+    /// The policy (`solve`, `renderChart`; default oef-coop).
+    policy: Option<String>,
+    /// Run the strategy-proofness probe too.
+    probe: bool,
+}
+
+fn throw(message: impl std::fmt::Display) -> JsError {
+    JsError::new(&message.to_string())
+}
+
+/// `what.path: message`, as the CLI locates a scenario's problems.
+fn located(what: &str, err: serde_path_to_error::Error<serde_wasm_bindgen::Error>) -> JsError {
+    let path = err.path().to_string();
+    throw(format!("{what}.{path}: {}", err.into_inner()))
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(throw)
+}
+
+/// A plain object, or the message saying what was received instead.
+fn object<'a>(value: &'a JsValue, what: &str) -> Result<&'a JsValue, JsError> {
+    if value.is_object() && !js_sys::Array::is_array(value) {
+        Ok(value)
+    } else {
+        let got = if value.is_null() {
+            "null".to_string()
+        } else if js_sys::Array::is_array(value) {
+            "an array".to_string()
+        } else {
+            value.js_typeof().as_string().unwrap_or_default()
+        };
+        Err(throw(format!("{what} must be an object (got {got})")))
+    }
+}
+
+/// Reads a scenario object with the CLI's located messages (its JSON path), then checks it
+/// as the CLI does, and refuses one past the interactive limits.
+fn scenario(value: &JsValue) -> Result<(Scenario, Instance), JsError> {
+    let value = object(value, "the scenario")?;
+    let scenario =
+        Scenario::from_deserializer(serde_wasm_bindgen::Deserializer::from(value.clone()))
+            .map_err(throw)?;
+    let (tenants, types) = (scenario.tenants.len(), scenario.gpu_types.len());
+    if tenants > MAX_TENANTS || types > MAX_TYPES {
+        return Err(throw(format!(
+            "the scenario has {tenants} tenants x {types} GPU types, past this module's limit \
+             of {MAX_TENANTS} x {MAX_TYPES} (it runs on the page's thread): use `fairground \
+             solve` for larger ones"
+        )));
+    }
+    let inst = scenario.instance().map_err(|problems| {
+        let lines: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        throw(format!(
+            "the scenario has {} problem(s): {}",
+            problems.len(),
+            lines.join("; ")
+        ))
+    })?;
+    Ok((scenario, inst))
+}
+
+fn options(value: &JsValue) -> Result<Options, JsError> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Options::default());
+    }
+    if let Some(policy) = value.as_string() {
+        return Ok(Options {
+            policy: Some(policy),
+            probe: false,
+        });
+    }
+    let value = object(value, "the options")?;
+    // serde-wasm-bindgen reads only the fields it knows: a misspelt option is found here.
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !["policy", "probe"].contains(&key.as_str()) {
+            return Err(throw(format!(
+                "options.{key}: unknown option (the options are policy and probe)"
+            )));
+        }
+    }
+    let de = serde_wasm_bindgen::Deserializer::from(value.clone());
+    serde_path_to_error::deserialize(de).map_err(|err| located("options", err))
+}
+
+fn probe(opts: &Options, scenario: &Scenario) -> Result<Option<SpProbeConfig>, JsError> {
+    if !opts.probe {
+        return Ok(None);
+    }
+    let tenants = scenario.tenants.len();
+    if tenants > MAX_PROBE_TENANTS {
+        return Err(throw(format!(
+            "the strategy-proofness probe runs here up to {MAX_PROBE_TENANTS} tenants (this \
+             scenario has {tenants}): use `fairground solve` for it"
+        )));
+    }
+    Ok(Some(SpProbeConfig::default()))
+}
+
+fn solve_report(scenario: &JsValue, opts: &JsValue) -> Result<PolicyReport, JsError> {
+    let (scenario, inst) = self::scenario(scenario)?;
+    let opts = options(opts)?;
+    let name = opts.policy.clone().unwrap_or_else(|| "oef-coop".into());
+    let policy = policies::by_name(&name).ok_or_else(|| {
+        let names: Vec<&str> = policies::CATALOGUE.iter().map(|p| p.name).collect();
+        throw(format!(
+            "unknown policy '{name}' (policies: {})",
+            names.join(", ")
+        ))
+    })?;
+    let sp = probe(&opts, &scenario)?;
+    report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| throw(format!("{name}: {e}")))
+}
+
+/// `solve(scenario, policy?)` or `solve(scenario, { policy, probe })`: the object
+/// `fairground solve --json` prints (policy default oef-coop; the probe only when asked).
+#[wasm_bindgen]
+pub fn solve(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    to_js(&solve_report(&scenario, &options)?)
+}
+
+/// One entry of `compare` or `simulate`: a policy's result, or why it failed.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Entry<T> {
+    Done(Box<T>),
+    Failed { policy: String, error: String },
+}
+
+impl<T> Entry<T> {
+    fn of(policy: &str, result: Result<T, String>) -> Self {
+        match result {
+            Ok(r) => Entry::Done(Box::new(r)),
+            Err(error) => Entry::Failed {
+                policy: policy.to_string(),
+                error,
+            },
+        }
+    }
+}
+
+/// `compare(scenario, { probe }?)`: every policy's report in the CLI's order (`fairground
+/// compare --json`); a policy that fails is `{ policy, error }` in its place.
+#[wasm_bindgen]
+pub fn compare(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    let (scenario, inst) = self::scenario(&scenario)?;
+    let opts = self::options(&options)?;
+    let sp = probe(&opts, &scenario)?;
+    let entries: Vec<Entry<PolicyReport>> = policies::all()
+        .into_iter()
+        .map(|p| {
+            let report = report::run(&scenario, &inst, p, sp.as_ref()).map_err(|e| e.to_string());
+            Entry::of(p.name(), report)
+        })
+        .collect();
+    to_js(&entries)
+}
+
+/// `policies()`: `[{ name, summary }]`, every allocation policy in the CLI's order.
+#[wasm_bindgen]
+pub fn policies() -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct Named {
+        name: &'static str,
+        summary: &'static str,
+    }
+    let list: Vec<Named> = policies::CATALOGUE
+        .iter()
+        .map(|p| Named {
+            name: p.name,
+            summary: p.summary,
+        })
+        .collect();
+    to_js(&list)
+}
+
+/// `simulate(request)`: runs the simulator as the playground's Simulation tab does, e.g.
+/// `{ cluster: "v100=4,k80=4", workload: { Synthetic: { jobs: 200, jobs_per_hour: 20, seed: 0,
+/// tenants: 4 } }, policies: ["fifo", "gavel-las"] }` (optional: `round_s` 360, `server_shape`
+/// "8,24,500", `measure_ids`, `gpu_memory`, `mixed_rate`, `sync_overhead_s`; a trace is
+/// `{ Trace: { name, text } }`). One result per policy, or `{ policy, error }` in its place.
+#[wasm_bindgen]
+pub fn simulate(request: JsValue) -> Result<JsValue, JsError> {
+    let de = serde_wasm_bindgen::Deserializer::from(object(&request, "the request")?.clone());
+    let req: SimRequest =
+        serde_path_to_error::deserialize(de).map_err(|err| located("request", err))?;
+    let jobs = match &req.workload {
+        Workload::Synthetic(cfg) => cfg.jobs,
+        Workload::Synergy(cfg) => cfg.jobs,
+        Workload::Trace { text, second, .. } => {
+            let bytes = text.len() + second.as_ref().map_or(0, |(_, t)| t.len());
+            if bytes > MAX_TRACE_BYTES {
+                return Err(throw(format!(
+                    "the trace is {} KB, over this module's {} KB: run `fairground simulate \
+                     --trace FILE` (with --from/--until/--sample to cut it)",
+                    bytes / 1024,
+                    MAX_TRACE_BYTES / 1024
+                )));
+            }
+            0 // counted once read, below
+        }
+    };
+    if jobs > MAX_SIM_JOBS {
+        return Err(throw(format!(
+            "{jobs} jobs is past this module's {MAX_SIM_JOBS} (it runs on the page's thread): \
+             use the playground's Simulation tab or `fairground simulate`"
+        )));
+    }
+    let results = sim_worker::run_to_end(&req, MAX_SIM_JOBS).map_err(throw)?;
+    let entries: Vec<Entry<SimResult>> = req
+        .policies
+        .iter()
+        .zip(results)
+        .map(|(name, r)| Entry::of(name, r))
+        .collect();
+    to_js(&entries)
+}
+
+/// `renderChart(element, scenario, policy?)` or `(element, scenario, { policy })`: solves and
+/// draws the playground's allocation chart (an SVG built with DOM calls, no Yew app) into
+/// `element`, replacing what it held; returns the report drawn.
+#[wasm_bindgen(js_name = renderChart)]
+pub fn render_chart(
+    element: web_sys::Element,
+    scenario: JsValue,
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let report = solve_report(&scenario, &options)?;
+    let svg = allocation_svg(&report.tenants, &report.gpu_types, &report.allocation.gpus);
+    let document = element
+        .owner_document()
+        .ok_or_else(|| throw("the element is not in a document"))?;
+    let node = svg.to_dom(&document).map_err(throw)?;
+    element.replace_children_with_node_1(&node);
+    to_js(&report)
+}

@@ -1,0 +1,105 @@
+// The engine as a JavaScript module (dist/fairground.js): a page with only the module and a
+// <div>, and the playground's workers sharing its one wasm.
+import { test, expect, loadEngine } from './fixtures.mjs';
+
+const csv = 'tenant,job_type,arrival_s,total_steps,scale_factor\n' +
+  'alice,A3C,0,7176,1\nbob,CycleGAN,0,4426,1\nalice,ResNet-50 (batch size 64),100,4395,2\n';
+
+test('module.html draws the allocation chart with the module alone', async ({ page }) => {
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+  await page.goto('./module.html');
+  const chart = page.getByTestId('module-chart').locator('svg[data-testid=allocation-chart]');
+  await expect(chart).toBeVisible();
+  // Hand-solved: the fast GPU to A, the slow one to B (each bar one segment), efficiency 3.
+  await expect(chart.locator('g.bar')).toHaveCount(2);
+  await expect(chart.locator('g.bar').first()).toHaveAttribute('data-tenant', 'A');
+  await expect(chart.locator('rect.segment title').first()).toHaveText('A on fast: 1.0000 GPUs');
+  await expect(page.locator('#report')).toContainText('oef-coop: efficiency 3, allocation [[0,1],[1,0]]');
+  await expect(page.locator('#report')).toContainText('policies: oef-coop, oef-noncoop, nash-welfare');
+  await expect(page.locator('#report')).toContainText('equal-share 2.5'); // (1+2)/2 + (1+1)/2
+  // Errors are located as the CLI locates them, and nothing runs past the limits.
+  const errors = (await page.locator('#errors').textContent()).split('\n');
+  expect(errors[0]).toContain('tenants[0].throughput[0]');
+  expect(errors[1]).toBe('the scenario must be an object (got string)');
+  expect(errors[2]).toContain("5000 jobs is past this module's 2000");
+  // No playground was loaded: only the engine's wasm.
+  expect(requested.filter((p) => p.endsWith('.wasm'))).toEqual(['/fairground_bg.wasm']);
+  await page.screenshot({ path: 'tests/output/module.png', fullPage: true });
+});
+
+test('the module refuses what it cannot run and keeps names as text', async ({ page }) => {
+  await page.goto('./module.html');
+  await expect(page.locator('#report')).toContainText('oef-coop');
+  await loadEngine(page);
+  const out = await page.evaluate(() => {
+    const f = window.fairground;
+    const attempt = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.message; } };
+    const big = {
+      gpu_types: [{ name: 'g', count: 1 }],
+      tenants: Array.from({ length: 151 }, (_, i) => ({ name: `t${i}`, throughput: [1] })),
+    };
+    const hostile = {
+      gpu_types: [{ name: 'g', count: 2 }],
+      tenants: [{ name: '<img src=x onerror="window.owned=1">', throughput: [1] }, { name: 'b', throughput: [2] }],
+    };
+    const div = document.createElement('div');
+    document.body.append(div);
+    f.renderChart(div, hostile, 'equal-share');
+    return {
+      big: attempt(() => f.solve(big)),
+      array: attempt(() => f.solve([])),
+      policy: attempt(() => f.solve(hostile, 'nope')),
+      option: attempt(() => f.solve(hostile, { policy: 'oef-coop', prob: true })),
+      images: div.querySelectorAll('img').length,
+      tenant: div.querySelector('g.bar').getAttribute('data-tenant'),
+      owned: window.owned === 1,
+    };
+  });
+  expect(out.big).toContain('151 tenants x 1 GPU types, past this module\'s limit of 150 x 12');
+  expect(out.array).toBe('the scenario must be an object (got an array)');
+  expect(out.policy).toContain("unknown policy 'nope'");
+  expect(out.option).toBe('options.prob: unknown option (the options are policy and probe)');
+  expect(out.images).toBe(0);
+  expect(out.tenant).toBe('<img src=x onerror="window.owned=1">');
+  expect(out.owned).toBe(false);
+});
+
+test('simulate in the module gives what the Simulation tab gives', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await loadEngine(page);
+  const results = await page.evaluate((text) => window.fairground.simulate({
+    cluster: 'v100=2,k80=2',
+    workload: { Trace: { name: 'mine.csv', text } },
+    policies: ['fifo', 'no-such-scheduler'],
+  }), csv);
+  expect(results[0].policy).toBe('fifo');
+  expect(results[0].jobs_completed).toBe(3);
+  expect(results[1].policy).toBe('no-such-scheduler');
+  expect(results[1].error).toContain('no-such-scheduler');
+  // The same trace through the page's worker.
+  await page.getByTestId('tab-simulation').click();
+  await page.getByTestId('sim-cluster').fill('v100=2,k80=2');
+  await page.getByTestId('sim-trace').setInputFiles({ name: 'mine.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('sim-run').click();
+  const cell = page.locator('[data-testid=sim-table] tr[data-policy=fifo] td.avg-jct');
+  await expect(cell).toBeVisible({ timeout: 20_000 });
+  expect(Number(await cell.getAttribute('data-seconds'))).toBe(results[0].avg_jct_s);
+});
+
+test('the playground and both its workers fetch the engine once', async ({ page }) => {
+  const bodies = [];
+  page.on('requestfinished', async (r) => {
+    if (r.url().endsWith('/fairground_bg.wasm')) bodies.push((await r.sizes()).responseBodySize);
+  });
+  await page.goto('./');
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await page.getByTestId('tab-simulation').click();
+  await page.getByTestId('sim-run').click();
+  await expect(page.locator('[data-testid=sim-table] tbody tr')).toHaveCount(3, { timeout: 20_000 });
+  // Both workers asked for it; the solve worker's request downloaded it, the simulation
+  // worker's was answered 304 (no body) or from the cache.
+  expect(bodies.length).toBeGreaterThanOrEqual(1);
+  expect(bodies.filter((size) => size > 0)).toHaveLength(1);
+});
