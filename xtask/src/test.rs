@@ -4,6 +4,13 @@ use crate::{cmd, project_root, serve, setup};
 use std::process::Command;
 use std::time::Instant;
 
+/// Most the playground may download, gzip -9 bytes, before its first chart and in all. Issue
+/// 16's budget is 400 KB and 600 KB; the build is not there yet (BENCHMARKS.md: where the
+/// bytes are), so until it is, these hold the line a few percent above today's size and a
+/// change that makes the download grow fails here. Lower them as the bytes come off.
+const FIRST_CHART_GZIP_MAX: u64 = 780_000;
+const TOTAL_GZIP_MAX: u64 = 780_000;
+
 pub fn run() -> Result<(), String> {
     let start = Instant::now();
     let root = project_root();
@@ -56,6 +63,20 @@ pub fn run() -> Result<(), String> {
     )?;
 
     let dist = serve::build_site(&tools)?;
+    cmd::run(
+        "download size (gzip -9 and brotli of what the browser fetches)",
+        Command::new("node")
+            .args([
+                "tests/perf/sizes.mjs",
+                &dist.to_string_lossy(),
+                "--first-chart-max",
+                &FIRST_CHART_GZIP_MAX.to_string(),
+                "--total-max",
+                &TOTAL_GZIP_MAX.to_string(),
+            ])
+            .env("PATH", tools.path())
+            .current_dir(&root),
+    )?;
     let server = serve::bind("127.0.0.1", 0)?;
     let url = format!(
         "http://{}/",

@@ -5,7 +5,7 @@ use crate::components::{
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
 use crate::worker::{SolveRequest, SolveTask};
-use crate::{codec, export, storage};
+use crate::{codec, export, page_engine, storage};
 use fairground_core::policies;
 use fairground_core::report::PolicyReport;
 use gloo::timers::callback::Timeout;
@@ -68,7 +68,17 @@ fn pump(
             job.sp_probe,
             job.frontier_step,
         );
-        match runner.run(request).await {
+        let cells = job.scenario.tenants.len() * job.scenario.gpu_types.len();
+        let on_page = if page_engine::suits(&request, cells) {
+            page_engine::solve(&request).await
+        } else {
+            None
+        };
+        let answer = match on_page {
+            Some(answer) => answer,
+            None => runner.run(request).await,
+        };
+        match answer {
             Ok(response) => dispatch.dispatch(Action::Solved(Rc::new(Results {
                 generation: job.generation,
                 scenario: job.scenario.clone(),

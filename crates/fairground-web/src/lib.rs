@@ -7,6 +7,7 @@ pub mod codec;
 pub mod components;
 pub mod draft;
 pub mod export;
+pub mod page_engine;
 pub mod palette;
 pub mod paste;
 pub mod scale;

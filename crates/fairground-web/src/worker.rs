@@ -108,5 +108,9 @@ mod tests {
             .any(|r| r.as_ref().is_ok_and(|r| r.market.is_some())));
         assert!(response.frontier.as_ref().is_some_and(|f| f.is_ok()));
         assert_eq!(through_the_worker_codec(&response), response);
+        // The page's own engine (page_engine.rs) passes the same request and answer as JSON.
+        let json = serde_json::to_string(&Ok::<_, String>(response.clone())).unwrap();
+        let back: Result<SolveResponse, String> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, Ok(response));
     }
 }

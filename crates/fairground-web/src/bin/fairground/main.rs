@@ -7,12 +7,23 @@
 
 mod api;
 
+use fairground_web::worker::{solve_request, SolveRequest};
 use wasm_bindgen::prelude::*;
 use yew_agent::Registrable;
 
 fn main() {
     // Panics are otherwise a bare "unreachable" in the console.
     std::panic::set_hook(Box::new(console_error_panic_hook::hook));
+}
+
+/// The playground's page solves small scenarios with this (`page_engine.rs`): the solve
+/// worker's request and answer, as JSON text (not for pages: use `solve`).
+#[wasm_bindgen(js_name = solveRequestJson)]
+pub fn solve_request_json(request: &str) -> String {
+    let answer = serde_json::from_str::<SolveRequest>(request)
+        .map_err(|e| format!("a malformed request from the page: {e}"))
+        .and_then(|req| solve_request(&req));
+    serde_json::to_string(&answer).unwrap_or_default()
 }
 
 /// Called by www/solve-worker.js inside the playground's solve worker (not for pages).
