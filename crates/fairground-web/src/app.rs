@@ -70,7 +70,7 @@ fn pump(
         );
         let cells = job.scenario.tenants.len() * job.scenario.gpu_types.len();
         let on_page = if page_engine::suits(&request, cells) {
-            page_engine::solve(&request).await
+            page_engine::solve(&request)
         } else {
             None
         };
@@ -129,6 +129,7 @@ fn Playground() -> Html {
         if state.notice.is_none() {
             state.notice = notice;
         }
+        state.solve_on_page();
         state
     });
     let embed = *use_memo((), |_| storage::embed_mode());

@@ -186,6 +186,45 @@ impl AppState {
         self.solving = self.solvable.is_some();
     }
 
+    /// Solves the current scenario right here with the page's engine module, without the SP
+    /// probe, when it is small enough (`page_engine::suits`): used once when the page opens, so
+    /// the first render has its chart. Without the engine, or on failure, the worker answers.
+    pub fn solve_on_page(&mut self) {
+        let Some(scenario) = self.solvable.clone() else {
+            return;
+        };
+        let request = crate::worker::SolveRequest::new(
+            &scenario,
+            self.policies_to_run(),
+            false,
+            self.frontier_step(),
+        );
+        let cells = scenario.tenants.len() * scenario.gpu_types.len();
+        if !crate::page_engine::suits(&request, cells) {
+            return;
+        }
+        if let Some(Ok(response)) = crate::page_engine::solve(&request) {
+            self.adopt_first_answer(scenario, response);
+        }
+    }
+
+    /// Takes an answer for the current generation solved without the probe (the probe, when
+    /// wanted, follows from the worker).
+    pub fn adopt_first_answer(
+        &mut self,
+        scenario: Scenario,
+        response: crate::worker::SolveResponse,
+    ) {
+        self.results = Some(Rc::new(Results {
+            generation: self.generation,
+            scenario,
+            reports: response.reports,
+            sp_probed: false,
+            frontier: response.frontier,
+        }));
+        self.solving = self.want_sp;
+    }
+
     /// Whether the probe is wanted but its answer has not arrived yet.
     pub fn probe_pending(&self) -> bool {
         self.want_sp
@@ -405,6 +444,26 @@ mod tests {
         assert!(!state.solving);
         let report = state.results.as_ref().unwrap().reports[0].as_ref().unwrap();
         assert!(report.properties.sharing_incentive.holds && report.properties.envy_freeness.holds);
+    }
+
+    #[test]
+    fn an_answer_solved_on_the_page_is_shown_then_probed() {
+        let mut state = AppState::default();
+        let request = SolveRequest::new(
+            state.solvable.as_ref().unwrap(),
+            state.policies_to_run(),
+            false,
+            None,
+        );
+        let scenario = state.solvable.clone().unwrap();
+        state.adopt_first_answer(scenario, solve_request(&request).unwrap());
+        let plain = state.results.clone().expect("shown");
+        assert!(!plain.sp_probed && state.want_sp && state.probe_pending() && state.solving);
+        let probed = answer(&state); // want_sp: the second pass runs the probe
+        let state = Rc::new(state).reduce(Action::Solved(probed));
+        assert!(!state.probe_pending() && !state.solving);
+        let report = state.results.as_ref().unwrap().reports[0].as_ref().unwrap();
+        assert!(report.properties.strategy_proofness_probe.is_some());
     }
 
     #[test]
