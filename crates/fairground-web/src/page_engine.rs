@@ -5,7 +5,7 @@
 //! render already has its chart; later small edits are solved here too, in milliseconds.
 //! Anything larger, the probe and the frontier go to the worker, so the page never freezes.
 
-use crate::worker::{SolveRequest, SolveResponse};
+use crate::worker::{decode, encode, SolveRequest, SolveResponse};
 use std::cell::RefCell;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 pub const MAX_CELLS: usize = 64;
 
 thread_local! {
-    /// The engine's `solveRequestJson`, once loaded.
+    /// The engine's `solveRequestBytes`, once loaded.
     static SOLVE: RefCell<Option<js_sys::Function>> = const { RefCell::new(None) };
 }
 
@@ -33,7 +33,7 @@ pub async fn load() {
     let Ok(engine) = JsFuture::from(promise).await else {
         return;
     };
-    let solve = js_sys::Reflect::get(&engine, &"solveRequestJson".into())
+    let solve = js_sys::Reflect::get(&engine, &"solveRequestBytes".into())
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     SOLVE.with(|s| *s.borrow_mut() = solve);
@@ -47,10 +47,7 @@ pub fn suits(request: &SolveRequest, cells: usize) -> bool {
 /// Solves on the page; None when the engine is not loaded: the caller asks the worker instead.
 pub fn solve(request: &SolveRequest) -> Option<Result<SolveResponse, String>> {
     let solve = SOLVE.with(|s| s.borrow().clone())?;
-    let json = serde_json::to_string(request).ok()?;
-    let answer = solve
-        .call1(&JsValue::NULL, &json.into())
-        .ok()?
-        .as_string()?;
-    serde_json::from_str(&answer).ok()
+    let bytes = js_sys::Uint8Array::from(encode(request).as_slice());
+    let answer = solve.call1(&JsValue::NULL, &bytes).ok()?;
+    decode(&js_sys::Uint8Array::new(&answer).to_vec())
 }

@@ -55,6 +55,19 @@ pub fn solve_request(req: &SolveRequest) -> Result<SolveResponse, String> {
     Ok(SolveResponse { reports, frontier })
 }
 
+/// The bytes of a request or an answer between the page and the engine module: the workers'
+/// codec (yew-agent's bincode, standard configuration), so both sides reuse its code.
+pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(value, bincode::config::standard()).unwrap_or_default()
+}
+
+/// Reads what [`encode`] wrote; None for bytes that are not a `T`.
+pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Option<T> {
+    bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+        .ok()
+        .map(|(value, _)| value)
+}
+
 #[oneshot]
 pub async fn SolveTask(req: SolveRequest) -> Result<SolveResponse, String> {
     solve_request(&req)
@@ -108,9 +121,13 @@ mod tests {
             .any(|r| r.as_ref().is_ok_and(|r| r.market.is_some())));
         assert!(response.frontier.as_ref().is_some_and(|f| f.is_ok()));
         assert_eq!(through_the_worker_codec(&response), response);
-        // The page's own engine (page_engine.rs) passes the same request and answer as JSON.
-        let json = serde_json::to_string(&Ok::<_, String>(response.clone())).unwrap();
-        let back: Result<SolveResponse, String> = serde_json::from_str(&json).unwrap();
-        assert_eq!(back, Ok(response));
+        // The page's own engine (page_engine.rs) passes the same request and answer as bytes.
+        assert_eq!(decode::<SolveRequest>(&encode(&request)), Some(request));
+        let bytes = encode(&Ok::<_, String>(response.clone()));
+        assert_eq!(
+            decode::<Result<SolveResponse, String>>(&bytes),
+            Some(Ok(response))
+        );
+        assert_eq!(decode::<SolveRequest>(&bytes[..3]), None);
     }
 }

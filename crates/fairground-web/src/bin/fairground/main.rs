@@ -7,7 +7,7 @@
 
 mod api;
 
-use fairground_web::worker::{solve_request, SolveRequest};
+use fairground_web::worker::{decode, encode, solve_request, SolveRequest};
 use wasm_bindgen::prelude::*;
 use yew_agent::Registrable;
 
@@ -17,13 +17,13 @@ fn main() {
 }
 
 /// The playground's page solves small scenarios with this (`page_engine.rs`): the solve
-/// worker's request and answer, as JSON text (not for pages: use `solve`).
-#[wasm_bindgen(js_name = solveRequestJson)]
-pub fn solve_request_json(request: &str) -> String {
-    let answer = serde_json::from_str::<SolveRequest>(request)
-        .map_err(|e| format!("a malformed request from the page: {e}"))
+/// worker's request and answer, in the workers' codec (not for pages: use `solve`).
+#[wasm_bindgen(js_name = solveRequestBytes)]
+pub fn solve_request_bytes(request: &[u8]) -> Vec<u8> {
+    let answer = decode::<SolveRequest>(request)
+        .ok_or_else(|| "a malformed request from the page".to_string())
         .and_then(|req| solve_request(&req));
-    serde_json::to_string(&answer).unwrap_or_default()
+    encode(&answer)
 }
 
 /// Called by www/solve-worker.js inside the playground's solve worker (not for pages).
