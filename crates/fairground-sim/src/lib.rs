@@ -10,6 +10,7 @@ pub mod metrics;
 pub mod mixed;
 pub mod model;
 pub mod pool;
+pub mod python_random;
 pub mod resources;
 pub mod schedulers;
 pub mod sharing;

@@ -1,4 +1,4 @@
-use super::gavel_las::max_min_solution;
+use super::gavel_las::{max_min_solution, spread_optimum};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::Instance;
 
@@ -10,6 +10,12 @@ use crate::Instance;
 /// ```
 ///
 /// It balances GPUs held, blind to which type is faster for whom; the objective is that minimum.
+///
+/// Its optimum is never unique (any split of the same GPU-time over the types is optimal), so
+/// the allocation returned is a canonical one: the optimum closest to spreading each tenant's
+/// GPUs over the types in proportion to their counts ([`spread_optimum`]), near what Gavel's
+/// interior-point solver returns. A simplex vertex instead would put each job on few types, and
+/// Gavel's simulator's JCTs were measured 17% apart between the two.
 pub struct GavelLasAgnostic;
 
 /// The name and the one-line summary the CLI and the playground show.
@@ -29,6 +35,10 @@ impl Policy for GavelLasAgnostic {
             .iter()
             .map(|w| vec![1.0 / w; inst.types()])
             .collect();
-        max_min_solution(inst, &rates)
+        let vertex = max_min_solution(inst, &rates)?;
+        Ok(Solution {
+            allocation: spread_optimum(inst, &rates, vertex.objective)?,
+            ..vertex
+        })
     }
 }

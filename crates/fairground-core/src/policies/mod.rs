@@ -4,6 +4,7 @@
 mod base;
 mod equal_share;
 mod gavel;
+mod gavel_fifo;
 mod gavel_ftf;
 mod gavel_las;
 mod gavel_las_agnostic;
@@ -20,6 +21,7 @@ pub use base::scale_factor;
 pub(crate) use base::AllocationLp;
 pub use equal_share::EqualShare;
 pub use gavel::proportional_throughput;
+pub use gavel_fifo::GavelFifo;
 pub use gavel_ftf::GavelFtf;
 pub use gavel_las::GavelLas;
 pub use gavel_las_agnostic::GavelLasAgnostic;
@@ -158,7 +160,7 @@ pub struct PolicyInfo {
 }
 
 /// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).
-pub const CATALOGUE: [PolicyInfo; 11] = [
+pub const CATALOGUE: [PolicyInfo; 12] = [
     oef_coop::INFO,
     oef_noncoop::INFO,
     nash_welfare::INFO,
@@ -168,6 +170,7 @@ pub const CATALOGUE: [PolicyInfo; 11] = [
     gavel_water_filling::INFO,
     gavel_max_sum::INFO,
     gavel_ftf::INFO,
+    gavel_fifo::INFO,
     equal_share::INFO,
     isolated::INFO,
 ];
@@ -191,6 +194,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &GavelWaterFilling,
         &GavelMaxSum,
         &GavelFtf,
+        &GavelFifo,
         &EqualShare,
         &Isolated,
     ]

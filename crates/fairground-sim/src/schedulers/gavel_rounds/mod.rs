@@ -71,6 +71,53 @@ pub struct GavelRounds {
     warm: Warm,
     warm_answers: usize,
     fresh_check: bool,
+    /// For heterogeneity-agnostic policies: shuffles the order the types' lists are walked
+    /// in, every round (see [`agnostic_walk`]).
+    shuffler: Option<crate::python_random::PythonRandom>,
+}
+
+/// Gavel's simulator walks the types' lists in the fixed order v100, p100, k80 only for
+/// policies whose name has "Perf" or "Packing" (the heterogeneity-aware ones); for the others
+/// (its agnostic max-min, FIFO, FTF and the isolated share) it shuffles that order every round
+/// with a seeded generator (`scheduler.py`, `_schedule_jobs_on_workers`), so an agnostic
+/// policy's jobs land on slow and fast types alike. The engine's counterparts of those are
+/// `gavel-las-agnostic` and `isolated`; their walk order is shuffled the same way, by the same
+/// generator: Python's Mersenne Twister seeded with 5, which is Gavel's `seed + 5` for the
+/// seed 0 its runs here used. Gavel shuffles the list [v100, p100, k80]; so does this, taking
+/// the cluster's types in that order (others after them, by name), so on Gavel's cluster the
+/// sequence of walk orders is Gavel's, round for round, as long as both draw in the same rounds
+/// (Gavel draws once per round it schedules; so does this, and not in rounds with no job).
+pub fn agnostic_walk(policy: &str) -> bool {
+    matches!(policy, "gavel-las-agnostic" | "isolated")
+}
+
+/// x_ij rounded to a multiple of 2^-40 (about 1e-12). A job's x comes from its party's GPUs
+/// divided by the party's size, so jobs the policy treats alike (a class's jobs; jobs at the
+/// same cap) can differ in the last bits, and Gavel's lists compare priorities exactly: left
+/// alone, that noise and not arrival order would break their ties.
+fn snap(x: f64) -> f64 {
+    const GRID: f64 = (1u64 << 40) as f64;
+    (x * GRID).round() / GRID
+}
+
+/// The seed of the agnostic walk order's generator (Gavel seeds its own with seed + 5).
+const WALK_SEED: u64 = 5;
+
+/// The order Gavel's simulator lists types in before shuffling: v100, p100, k80, then any
+/// other type of the cluster by name.
+fn gavel_type_order(cluster: &Cluster) -> Vec<usize> {
+    let rank = |name: &str| match name {
+        "v100" => 0,
+        "p100" => 1,
+        "k80" => 2,
+        _ => 3,
+    };
+    let mut order: Vec<usize> = (0..cluster.types.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&cluster.types[a], &cluster.types[b]);
+        rank(a).cmp(&rank(b)).then(a.cmp(b))
+    });
+    order
 }
 
 /// The warm LAS path's state: not tried yet, running, or not available for this workload.
@@ -194,6 +241,7 @@ impl GavelRounds {
         let parties = match policy.name() {
             "oef-coop" | "oef-noncoop" => Parties::Tenants,
             "gavel-ftf" | "isolated" => Parties::Jobs,
+            "gavel-fifo" => Parties::Queue,
             _ => Parties::JobClasses,
         };
         Ok(GavelRounds {
@@ -208,6 +256,8 @@ impl GavelRounds {
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
+            shuffler: agnostic_walk(policy.name())
+                .then(|| crate::python_random::PythonRandom::new(WALK_SEED)),
         })
     }
 
@@ -254,6 +304,9 @@ impl GavelRounds {
         } else {
             self.recompute_fresh(view)?;
         }
+        for x in &mut self.x {
+            x.iter_mut().for_each(|v| *v = snap(*v));
+        }
         self.allocated_for.clear();
         self.allocated_for.extend(view.active.iter().map(|s| s.job));
         Ok(())
@@ -290,11 +343,13 @@ impl GavelRounds {
             .collect();
         // Parties: tenants, job classes or single jobs, each with its active jobs.
         let mut parties: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        for s in view.active {
+        for (pos, s) in view.active.iter().enumerate() {
             let job = &view.jobs[s.job];
             let key = match self.parties {
                 Parties::Tenants => job.tenant.clone(),
                 Parties::Jobs => format!("job {}", job.id),
+                // Zero-padded position in arrival order, so the map keeps the queue's order.
+                Parties::Queue => format!("{pos:012} job {}", job.id),
                 Parties::JobClasses => format!("{:?}", class_key(job)),
             };
             parties.entry(key).or_default().push(s.job);
@@ -410,7 +465,14 @@ impl GavelRounds {
         let mut left: Vec<u32> = (0..types).map(|j| cluster.gpus_of_type(j)).collect();
         let mut picks: Vec<Vec<usize>> = vec![Vec::new(); types];
         let mut list: Vec<ListEntry> = Vec::with_capacity(view.active.len());
-        for j in 0..types {
+        let mut walk: Vec<usize> = (0..types).collect();
+        if let Some(rng) = self.shuffler.as_mut() {
+            if !view.active.is_empty() {
+                walk = gavel_type_order(cluster);
+                rng.shuffle(&mut walk);
+            }
+        }
+        for &j in &walk {
             list.clear();
             for (pos, s) in view.active.iter().enumerate() {
                 let x = &self.x[s.job];
@@ -430,6 +492,11 @@ impl GavelRounds {
             let mut heap = std::collections::BinaryHeap::from(std::mem::take(&mut list));
             while left[j] > 0 {
                 let Some(entry) = heap.pop() else { break };
+                // Gavel: under FIFO a job with priority 0 on a type is not scheduled there
+                // (the rest of the list has priority 0 too).
+                if self.parties == Parties::Queue && entry.key[0] <= 0.0 {
+                    break;
+                }
                 let i = entry.job;
                 let job = &view.jobs[i];
                 if self.picked[i] || job.rate[j] <= 0.0 || job.scale_factor > left[j] {
@@ -514,4 +581,7 @@ enum Parties {
     Jobs,
     /// Classes of identical jobs, weighted by their size (same optimum as per job, faster).
     JobClasses,
+    /// Each job, in arrival order (FIFO's queue); a job with priority 0 on a type is not
+    /// picked there, as Gavel does for its FIFO policies.
+    Queue,
 }
