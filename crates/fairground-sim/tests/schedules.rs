@@ -187,3 +187,27 @@ fn a_job_too_big_for_any_type_is_reported_not_waited_for() {
     assert_eq!(r.jobs_completed, 1);
     assert_eq!(r.jobs_unschedulable, vec![1]);
 }
+
+#[test]
+fn gavel_fifo_keeps_the_queue_and_waits_for_the_next_recomputation() {
+    // Two V100s on one server. A (10 s, 2 GPUs, 100 steps at 1/s) and B (10 s, 1 GPU, 100
+    // steps) arrive together; C (5,000 s) keeps jobs still to arrive. (At t = 0 a reset would
+    // count as none, as in Gavel, so the run starts at 10 s.) Gavel's FIFO at 10 s: A takes
+    // both V100s, B finds none free and the queue stops, so x_B = 0. A finishes at 110 s,
+    // ending the round. B has priority 0 and is not run until the allocation is recomputed,
+    // which needs 1,920 s since the reset at 10 s: rounds of 360 s from 110 s start at
+    // 470, ..., 1,910, 2,270, so B runs 2,270..2,370. C arrives while nothing runs and starts
+    // at once (5,000 - 2,270 >= 1,920), finishing at 5,100.
+    let mut a = job(0, "a", 10.0, 100.0, &[1.0]);
+    a.scale_factor = 2;
+    let jobs = [
+        a,
+        job(1, "b", 10.0, 100.0, &[1.0]),
+        job(2, "c", 5000.0, 100.0, &[1.0]),
+    ];
+    let r = run("gavel-fifo", "v100=2", &jobs);
+    assert_eq!(finishes(&r), [110.0, 2370.0, 5100.0]);
+    // `fifo` fills GPUs every round: B runs as soon as A is done, 110..210.
+    let r = run("fifo", "v100=2", &jobs);
+    assert_eq!(finishes(&r), [110.0, 210.0, 5100.0]);
+}

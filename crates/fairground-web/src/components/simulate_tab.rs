@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 18] = [
+const POLICIES: [(&str, bool); 20] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
@@ -22,6 +22,8 @@ const POLICIES: [(&str, bool); 18] = [
     ("gavel-las", true),
     ("gavel-max-sum", false),
     ("gavel-ftf", false),
+    ("gavel-fifo", false),
+    ("gavel-las-agnostic", false),
     ("oef-coop", true),
     ("oef-noncoop", false),
     ("synergy-proportional", false),
