@@ -1,6 +1,6 @@
 use super::base::scale_factor;
 use super::gavel::{isolated_share, job_throughput};
-use super::gavel_las::max_min_solution;
+use super::gavel_las::{max_min_solution, spread_max_min};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::Instance;
 
@@ -37,5 +37,206 @@ impl Policy for GavelFtf {
             })
             .collect();
         max_min_solution(inst, &rates)
+    }
+}
+
+/// What finish-time fairness needs to know of a job beyond the scenario (Gavel's
+/// `FinishTimeFairnessPolicyWithPerf` inputs): the time since it arrived, its steps left, and
+/// the time it would have taken so far under its isolated share.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FtfHistory {
+    pub elapsed_s: f64,
+    pub remaining_steps: f64,
+    pub isolated_s: f64,
+}
+
+/// Gavel's finish-time fairness with each job's history, as its simulator runs it:
+///
+/// ```text
+/// minimise   max_i rho_i(x),   rho_i = (t_i + R_i / thr_i(x)) / (I_i + R_i / iso_i)
+/// subject to base constraints
+/// ```
+///
+/// t_i = `elapsed_s`, R_i = `remaining_steps`, I_i = `isolated_s`, thr_i = sum_j T_ij g_ij and
+/// iso_i the same under Gavel's isolated share. Gavel hands this convex program to ECOS; here,
+/// with D_i = I_i + R_i / iso_i, rho_i(x) <= r  <=>  thr_i(x) (r D_i - t_i) / R_i >= 1, so
+/// for a fixed r it is LAS's max-min LP with rates T_ij (r D_i - t_i) / R_i. Iterating
+/// (Dinkelbach's scheme for a min-max of ratios): start from r = max_i rho_i(isolated share),
+/// solve the max-min LP at r, and set r to the max_i rho_i of its answer. Each answer keeps
+/// every rho_i <= r, and below r wherever the LP's optimum exceeds 1, so r falls until the
+/// optimum is 1: the least max rho. Stops when r falls by less than a relative 1e-9 (or after
+/// 50 LPs). Returns the allocation (objective 1 / r, as the first-round form reports min
+/// thr/iso) and each tenant's iso_i, which the caller needs to update I_i.
+///
+/// With t_i = I_i = 0 this is the first-round form [`GavelFtf`] solves.
+pub fn finish_time_fairness(
+    inst: &Instance,
+    history: &[FtfHistory],
+) -> Result<(Solution, Vec<f64>), PolicyError> {
+    // Whole-job throughputs (steps/s), as Gavel's: sum_j T_ij g_ij with T per GPU
+    // (`job_throughput` is per GPU of the job: this divided by s_i).
+    let iso: Vec<f64> = (0..inst.tenants())
+        .map(|i| scale_factor(inst, i) * job_throughput(inst, i, &isolated_share(inst, i)))
+        .collect();
+    let rho = |i: usize, bundle: &[f64]| {
+        let h = &history[i];
+        let thr: f64 = inst.throughput[i]
+            .iter()
+            .zip(bundle)
+            .map(|(t, g)| t * g)
+            .sum();
+        (h.elapsed_s + h.remaining_steps / thr) / (h.isolated_s + h.remaining_steps / iso[i])
+    };
+    let worst = |gpus: &[Vec<f64>]| {
+        (0..inst.tenants())
+            .map(|i| rho(i, &gpus[i]))
+            .fold(0.0_f64, f64::max)
+    };
+    let start: Vec<Vec<f64>> = (0..inst.tenants())
+        .map(|i| isolated_share(inst, i))
+        .collect();
+    let mut r = worst(&start);
+    if !r.is_finite() {
+        return Err(PolicyError::Infeasible(
+            "a job can run on no GPU type of the cluster".into(),
+        ));
+    }
+    let mut best: Option<(Solution, Vec<Vec<f64>>)> = None;
+    for _ in 0..50 {
+        let rates: Vec<Vec<f64>> = (0..inst.tenants())
+            .map(|i| {
+                let h = &history[i];
+                let d = h.isolated_s + h.remaining_steps / iso[i];
+                let scale = (r * d - h.elapsed_s) / h.remaining_steps;
+                inst.throughput[i].iter().map(|t| t * scale).collect()
+            })
+            .collect();
+        let sol = max_min_solution(inst, &rates)?;
+        let next = worst(&sol.allocation.gpus);
+        let done = next >= r * (1.0 - 1e-9);
+        if next <= r {
+            r = next;
+            best = Some((sol, rates));
+        }
+        if done {
+            break;
+        }
+    }
+    // Only the worst rho is pinned: among the optimal allocations, the canonical one.
+    let sol = match best {
+        Some((sol, rates)) => Solution {
+            allocation: spread_max_min(inst, &rates, sol.objective)?,
+            ..sol
+        },
+        None => Solution {
+            allocation: crate::Allocation { gpus: start },
+            objective: 0.0,
+            market: None,
+        },
+    };
+    Ok((
+        Solution {
+            objective: 1.0 / r,
+            ..sol
+        },
+        iso,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GpuType, Normalization, Scenario, Tenant};
+
+    /// One GPU of one type, two jobs of 1 step/s each, capped at 1 GPU. iso = 1/2 each.
+    /// Job 0: t = 100 s, R = 100, I = 0; job 1: t = 0, R = 100, I = 0. D = 200 for both.
+    /// rho_0 = (100 + 100 / g_0) / 200, rho_1 = (100 / g_1) / 200 with g_0 + g_1 = 1. Equal
+    /// at the optimum: 100 + 100/g_0 = 100/(1 - g_0)  =>  g_0^2 + g_0 - 1 = 0,
+    /// g_0 = (sqrt 5 - 1)/2 = 0.618..., rho = 100 / (200 (1 - g_0)) = 1.309...
+    #[test]
+    fn history_moves_time_to_the_job_that_waited() {
+        let inst = Scenario {
+            version: 1,
+            gpu_types: vec![GpuType {
+                name: "v100".into(),
+                count: 1,
+            }],
+            tenants: (0..2)
+                .map(|i| Tenant {
+                    name: format!("j{i}"),
+                    throughput: vec![1.0],
+                    weight: 1.0,
+                    max_gpus: Some(1.0),
+                })
+                .collect(),
+            normalization: Normalization::Slowest,
+        }
+        .instance()
+        .unwrap();
+        let history = [
+            FtfHistory {
+                elapsed_s: 100.0,
+                remaining_steps: 100.0,
+                isolated_s: 0.0,
+            },
+            FtfHistory {
+                elapsed_s: 0.0,
+                remaining_steps: 100.0,
+                isolated_s: 0.0,
+            },
+        ];
+        let (sol, iso) = finish_time_fairness(&inst, &history).unwrap();
+        let g0 = (5f64.sqrt() - 1.0) / 2.0;
+        assert_eq!(iso, vec![0.5, 0.5]);
+        assert!(
+            (sol.allocation.gpus[0][0] - g0).abs() < 1e-6,
+            "{:?}",
+            sol.allocation
+        );
+        assert!((1.0 / sol.objective - 100.0 / (200.0 * (1.0 - g0))).abs() < 1e-6);
+        // Without history both get half: the first-round form.
+        let fresh = [history[1], history[1]];
+        let (sol, _) = finish_time_fairness(&inst, &fresh).unwrap();
+        assert!((sol.allocation.gpus[0][0] - 0.5).abs() < 1e-9);
+        assert!((sol.objective - GavelFtf.solve(&inst).unwrap().objective).abs() < 1e-9);
+    }
+
+    /// Without history the worst rho is the first-round form's, with jobs of several GPUs too:
+    /// 4 GPUs; a 1-GPU job and a 2-GPU job at 1 step/s per GPU. Isolated share: 2 GPUs each,
+    /// so the 1-GPU job uses 1 (iso 1) and the 2-GPU job 2 (iso 2). Both can have their iso:
+    /// rho = 1, with room to spare. The least max rho: the 2-GPU job gets its 2 GPUs
+    /// (rho 1) and the 1-GPU job its 1 (rho 1); no allocation gives the 2-GPU job more.
+    #[test]
+    fn without_history_it_is_the_first_round_form_for_multi_gpu_jobs() {
+        let inst = Scenario {
+            version: 1,
+            gpu_types: vec![GpuType {
+                name: "v100".into(),
+                count: 4,
+            }],
+            tenants: [1.0, 2.0]
+                .iter()
+                .enumerate()
+                .map(|(i, &cap)| Tenant {
+                    name: format!("j{i}"),
+                    throughput: vec![1.0],
+                    weight: 1.0,
+                    max_gpus: Some(cap),
+                })
+                .collect(),
+            normalization: Normalization::Slowest,
+        }
+        .instance()
+        .unwrap();
+        let fresh = FtfHistory {
+            elapsed_s: 0.0,
+            remaining_steps: 50.0,
+            isolated_s: 0.0,
+        };
+        let (sol, iso) = finish_time_fairness(&inst, &[fresh, fresh]).unwrap();
+        assert_eq!(iso, vec![1.0, 2.0]);
+        assert!((sol.objective - 1.0).abs() < 1e-9, "{}", sol.objective);
+        assert!((sol.objective - GavelFtf.solve(&inst).unwrap().objective).abs() < 1e-9);
+        assert!((sol.allocation.gpus[1][0] - 2.0).abs() < 1e-7);
     }
 }

@@ -1,4 +1,5 @@
 use super::base::{scale_factor, AllocationLp};
+use super::canonical::spread_optimum;
 use super::gavel::proportional_throughput;
 use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::lp::{Lp, LpSolution, Var};
@@ -101,74 +102,21 @@ pub(super) fn max_min(
     Ok((m, sol, z))
 }
 
-/// Among the max-min program's optimal allocations (every party at or above the optimum `level`
-/// of `sum_j rates_ij g_ij`), a canonical one, by two more LPs:
-///
-/// ```text
-/// H* = min sum_ij g_ij              s.t. base, sum_j rates_ij g_ij >= level for every i
-/// minimise   sum_ij |g_ij - c_j h_i| / e_ij        h_i = sum_j g_ij, c_j = n_j / sum_k n_k,
-/// subject to base, the level rows, sum_ij g_ij <= H*     e_ij = i's equal split of type j
-/// ```
-///
-/// (the level rows with a relative slack of 1e-9). That is: no party gets more than the
-/// optimum needs (max-min raises only the lowest; which of the others get more is not its
-/// concern), and each party's GPUs are spread over the types in proportion to their counts.
-///
-/// Why: where the optimum is not unique (agnostic max-min's never is: any split of the same
-/// GPU-time is optimal) which one a solver returns is an accident of its method, and the
-/// simulator's JCTs follow it. Gavel solves with ECOS, an interior-point method, whose answer
-/// lies near the centre of the optimal face: spread over the types, and other parties between
-/// the level and their caps. A simplex vertex puts each job on few types. This choice is the
-/// spread one, made explicit, so the answer does not depend on the solver; with it Gavel's
-/// simulator's agnostic JCTs are reproduced to about 1% (BENCHMARKS.md), where a vertex was
-/// 14-35% off. |.| is linearised with d_ij >= +-(g_ij - c_j h_i). The answer is not Pareto
-/// efficient where GPUs are left over, as Gavel's is not: the PE verdict says so.
-pub(super) fn spread_optimum(
+/// The max-min program's canonical optimum ([`spread_optimum`]): every party at or above the
+/// optimum `level` of `sum_j rates_ij g_ij` (to a relative 1e-9).
+pub(super) fn spread_max_min(
     inst: &Instance,
     rates: &[Vec<f64>],
     level: f64,
 ) -> Result<crate::Allocation, PolicyError> {
-    // The fewest GPUs that keep every party at the optimum level.
-    let at_level = |lp: Lp| {
-        let mut m = AllocationLp::new(lp, inst, |_, _| 0.0);
+    spread_optimum(inst, |m| {
         for (i, rate) in rates.iter().enumerate() {
             let largest = rate.iter().fold(0.0_f64, |a, &r| a.max(r.abs()));
             let scale = if largest > 0.0 { 1.0 / largest } else { 1.0 };
             let scaled: Vec<f64> = rate.iter().map(|r| r * scale).collect();
             m.lp.ge(m.weighted(i, &scaled), (1.0 - 1e-9) * level * scale);
         }
-        m
-    };
-    let least = {
-        let m = at_level(Lp::minimize());
-        let all: Vec<(Var, f64)> = m.g.iter().flatten().map(|&v| (v, 1.0)).collect();
-        let mut lp = m.lp;
-        let h = lp.var(1.0);
-        lp.eq(all.into_iter().chain([(h, -1.0)]), 0.0);
-        lp.solve()?.value(h)
-    };
-    let mut m = at_level(Lp::minimize());
-    let all: Vec<(Var, f64)> = m.g.iter().flatten().map(|&v| (v, 1.0)).collect();
-    m.lp.le(all, (1.0 + 1e-9) * least);
-    let total: f64 = inst.count.iter().sum();
-    for i in 0..rates.len() {
-        let share = inst.equal_split(i);
-        for j in 0..inst.types() {
-            let c = inst.count[j] / total;
-            let e = share[j].max(1e-12);
-            let d = m.lp.var_scaled(1.0 / e, e);
-            // g_ij - c_j h_i as terms over i's row.
-            let gap: Vec<(Var, f64)> = m.g[i]
-                .iter()
-                .enumerate()
-                .map(|(k, &v)| (v, if k == j { 1.0 - c } else { -c }))
-                .collect();
-            m.lp.ge(gap.iter().map(|&(v, a)| (v, -a)).chain([(d, 1.0)]), 0.0);
-            m.lp.ge(gap.into_iter().chain([(d, 1.0)]), 0.0);
-        }
-    }
-    let sol = m.lp.solve()?;
-    Ok(m.read(&sol))
+    })
 }
 
 /// Whether the parties could hold more than twice the GPUs there are: then few caps bind at a

@@ -1,4 +1,4 @@
-use super::gavel_las::{max_min_solution, spread_optimum};
+use super::gavel_las::{max_min_solution, spread_max_min};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::Instance;
 
@@ -13,7 +13,7 @@ use crate::Instance;
 ///
 /// Its optimum is never unique (any split of the same GPU-time over the types is optimal), so
 /// the allocation returned is a canonical one: the optimum closest to spreading each tenant's
-/// GPUs over the types in proportion to their counts ([`spread_optimum`]), near what Gavel's
+/// GPUs over the types in proportion to their counts ([`spread_max_min`]), near what Gavel's
 /// interior-point solver returns. A simplex vertex instead would put each job on few types, and
 /// Gavel's simulator's JCTs were measured 17% apart between the two.
 pub struct GavelLasAgnostic;
@@ -37,7 +37,7 @@ impl Policy for GavelLasAgnostic {
             .collect();
         let vertex = max_min_solution(inst, &rates)?;
         Ok(Solution {
-            allocation: spread_optimum(inst, &rates, vertex.objective)?,
+            allocation: spread_max_min(inst, &rates, vertex.objective)?,
             ..vertex
         })
     }

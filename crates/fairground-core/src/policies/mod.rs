@@ -2,6 +2,7 @@
 //! a new policy is one new file plus one line in [`all`].
 
 mod base;
+mod canonical;
 mod equal_share;
 mod gavel;
 mod gavel_fifo;
@@ -22,7 +23,7 @@ pub(crate) use base::AllocationLp;
 pub use equal_share::EqualShare;
 pub use gavel::proportional_throughput;
 pub use gavel_fifo::GavelFifo;
-pub use gavel_ftf::GavelFtf;
+pub use gavel_ftf::{finish_time_fairness, FtfHistory, GavelFtf};
 pub use gavel_las::GavelLas;
 pub use gavel_las_agnostic::GavelLasAgnostic;
 pub use gavel_las_incremental::{ClassShares, IncrementalLas};

@@ -74,6 +74,16 @@ pub struct GavelRounds {
     /// For heterogeneity-agnostic policies: shuffles the order the types' lists are walked
     /// in, every round (see [`agnostic_walk`]).
     shuffler: Option<crate::python_random::PythonRandom>,
+    /// gavel-ftf's history per job: time it would have run so far under its isolated share,
+    /// and the steps left and isolated throughput at the last recomputation.
+    ftf: Vec<Option<FtfSeen>>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct FtfSeen {
+    isolated_s: f64,
+    remaining: f64,
+    iso: f64,
 }
 
 /// Gavel's simulator walks the types' lists in the fixed order v100, p100, k80 only for
@@ -256,6 +266,7 @@ impl GavelRounds {
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
+            ftf: Vec::new(),
             shuffler: agnostic_walk(policy.name())
                 .then(|| crate::python_random::PythonRandom::new(WALK_SEED)),
         })
@@ -390,10 +401,13 @@ impl GavelRounds {
                     .join("; "),
             )
         })?;
-        let solution = self
-            .policy
-            .solve(&inst)
-            .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?;
+        let solution = if self.policy.name() == "gavel-ftf" {
+            self.finish_time_fair(view, &inst, &parties)?
+        } else {
+            self.policy
+                .solve(&inst)
+                .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?
+        };
         for (t, members) in parties.values().enumerate() {
             for &i in members {
                 let s = f64::from(view.jobs[i].scale_factor);
@@ -409,6 +423,53 @@ impl GavelRounds {
             }
         }
         Ok(())
+    }
+}
+
+impl GavelRounds {
+    /// gavel-ftf in the simulator: Gavel's finish-time fairness with each job's history
+    /// ([`policies::finish_time_fairness`]), as its simulator runs it: t_i = now - arrival,
+    /// R_i = steps left, I_i += (R at the last recomputation - R now) / iso_i then, for jobs
+    /// present at both (Gavel's `_cumulative_isolated_time`). One party per job.
+    fn finish_time_fair(
+        &mut self,
+        view: &RoundView,
+        inst: &fairground_core::Instance,
+        parties: &BTreeMap<String, Vec<usize>>,
+    ) -> Result<fairground_core::policies::Solution, SimError> {
+        let remaining: BTreeMap<usize, f64> = view
+            .active
+            .iter()
+            .map(|s| (s.job, s.remaining_steps))
+            .collect();
+        let jobs: Vec<usize> = parties.values().map(|m| m[0]).collect();
+        self.ftf.resize(view.jobs.len(), None);
+        let history: Vec<policies::FtfHistory> = jobs
+            .iter()
+            .map(|&i| {
+                let now_left = remaining[&i];
+                let isolated_s = self.ftf[i].map_or(0.0, |seen| {
+                    seen.isolated_s + (seen.remaining - now_left) / seen.iso
+                });
+                policies::FtfHistory {
+                    elapsed_s: view.now - view.jobs[i].arrival,
+                    remaining_steps: now_left.max(f64::MIN_POSITIVE),
+                    isolated_s,
+                }
+            })
+            .collect();
+        let (solution, iso) = policies::finish_time_fairness(inst, &history)
+            .map_err(|e| SimError::Policy(format!("gavel-ftf: {e}")))?;
+        // Gavel keeps only the jobs of this recomputation as the last one's.
+        self.ftf.iter_mut().for_each(|seen| *seen = None);
+        for (k, &i) in jobs.iter().enumerate() {
+            self.ftf[i] = Some(FtfSeen {
+                isolated_s: history[k].isolated_s,
+                remaining: history[k].remaining_steps,
+                iso: iso[k],
+            });
+        }
+        Ok(solution)
     }
 }
 
