@@ -40,6 +40,7 @@ pub fn gavel_measured() -> Preset {
             throughput: throughput.to_vec(),
             weight: 1.0,
             max_gpus: None,
+            work: None,
         })
         .collect();
     Preset {
@@ -88,6 +89,7 @@ pub fn random_scenario(tenants: usize, types: usize, seed: u64, jobs: bool) -> S
                 throughput,
                 weight: 1.0,
                 max_gpus,
+                work: None,
             }
         })
         .collect();
@@ -122,12 +124,14 @@ pub fn textbook_two_by_two() -> Preset {
                 throughput: vec![1.0, 2.0],
                 weight: 1.0,
                 max_gpus: None,
+                work: None,
             },
             Tenant {
                 name: "rl".into(),
                 throughput: vec![1.0, 1.0],
                 weight: 1.0,
                 max_gpus: None,
+                work: None,
             },
         ],
         normalization: Normalization::Slowest,

@@ -48,6 +48,11 @@ pub struct Tenant {
     /// Most GPUs the tenant can hold at once (a Gavel job of scale factor 1 has 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_gpus: Option<f64>,
+    /// The work it has left, in its throughput's units (steps): what `gavel-min-makespan`
+    /// finishes as early as it can. Without it a tenant counts as having 1 unit, so with none
+    /// given every tenant has the same work.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work: Option<f64>,
 }
 
 fn unit_weight() -> f64 {
@@ -253,6 +258,14 @@ impl Scenario {
                     ));
                 }
             }
+            if let Some(work) = tenant.work {
+                if !(work.is_finite() && work > 0.0) {
+                    problems.push(Problem::new(
+                        format!("{at}.work"),
+                        format!("must be finite and > 0 when given (got {work})"),
+                    ));
+                }
+            }
         }
     }
 
@@ -310,6 +323,7 @@ impl Scenario {
             speedup,
             weight: self.tenants.iter().map(|t| t.weight).collect(),
             cap: self.tenants.iter().map(|t| t.max_gpus).collect(),
+            work: self.tenants.iter().map(|t| t.work.unwrap_or(1.0)).collect(),
         }
     }
 }
@@ -346,6 +360,8 @@ pub struct Instance {
     pub weight: Vec<f64>,
     /// d_i: most GPUs tenant i holds at once, if capped.
     pub cap: Vec<Option<f64>>,
+    /// R_i: the work tenant i has left (1 where the scenario gives none).
+    pub work: Vec<f64>,
 }
 
 impl Instance {
@@ -374,6 +390,7 @@ impl Instance {
         out.speedup.remove(i);
         out.weight.remove(i);
         out.cap.remove(i);
+        out.work.remove(i);
         out
     }
 
@@ -536,18 +553,21 @@ mod tests {
                     throughput: vec![f64::NAN, -1.0],
                     weight: 0.0,
                     max_gpus: Some(-2.0),
+                    work: None,
                 },
                 Tenant {
                     name: "x".into(),
                     throughput: vec![1.0],
                     weight: 1.0,
                     max_gpus: None,
+                    work: None,
                 },
                 Tenant {
                     name: "x".into(),
                     throughput: vec![0.0, 0.0],
                     weight: f64::INFINITY,
                     max_gpus: None,
+                    work: None,
                 },
             ],
             normalization: Normalization::Type("a100".into()),

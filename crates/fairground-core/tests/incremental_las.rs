@@ -17,6 +17,7 @@ fn fresh(throughput: &[Vec<f64>], job_gpus: &[f64], members: &[usize]) -> f64 {
             throughput: throughput[c].clone(),
             weight: m as f64,
             max_gpus: Some(m as f64 * job_gpus[c]),
+            work: None,
         })
         .collect();
     let scenario = Scenario {

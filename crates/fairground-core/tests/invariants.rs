@@ -145,7 +145,7 @@ proptest! {
             version: 1,
             gpu_types: counts.iter().enumerate().map(|(j, &count)| GpuType { name: format!("t{j}"), count }).collect(),
             tenants: rows.into_iter().enumerate().map(|(i, (throughput, weight, max_gpus))| Tenant {
-                name: format!("u{i}"), throughput, weight, max_gpus,
+                name: format!("u{i}"), throughput, weight, max_gpus, work: None,
             }).collect(),
             normalization: Normalization::from(normalization.to_string()),
         };

@@ -27,6 +27,7 @@ fn tenant(name: &str, throughput: [f64; 2], weight: f64, cap: f64) -> Tenant {
         throughput: throughput.to_vec(),
         weight,
         max_gpus: Some(cap),
+        work: None,
     }
 }
 

@@ -19,6 +19,10 @@ pub struct DraftTenant {
     /// Empty means no cap.
     pub max_gpus: String,
     pub throughput: Vec<String>,
+    /// Work left (steps), for min-makespan; empty means none given. (Drafts saved before it
+    /// existed read as empty.)
+    #[serde(default)]
+    pub work: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,6 +40,7 @@ pub enum Cell {
     TenantName(usize),
     Weight(usize),
     MaxGpus(usize),
+    Work(usize),
     Throughput(usize, usize),
 }
 
@@ -48,6 +53,7 @@ impl Cell {
             Cell::TenantName(i) => format!("tenants[{i}].name"),
             Cell::Weight(i) => format!("tenants[{i}].weight"),
             Cell::MaxGpus(i) => format!("tenants[{i}].max_gpus"),
+            Cell::Work(i) => format!("tenants[{i}].work"),
             Cell::Throughput(i, j) => format!("tenants[{i}].throughput[{j}]"),
         }
     }
@@ -76,6 +82,7 @@ impl Draft {
                     weight: number_text(t.weight),
                     max_gpus: t.max_gpus.map(number_text).unwrap_or_default(),
                     throughput: t.throughput.iter().map(|&x| number_text(x)).collect(),
+                    work: t.work.map(number_text).unwrap_or_default(),
                 })
                 .collect(),
             normalization: String::from(s.normalization.clone()),
@@ -129,6 +136,13 @@ impl Draft {
                         "a GPU cap, or empty for none",
                     )
                 }),
+                work: (!t.work.trim().is_empty()).then(|| {
+                    number(
+                        &t.work,
+                        Cell::Work(i),
+                        "work left (steps), or empty for none",
+                    )
+                }),
                 throughput: t
                     .throughput
                     .iter()
@@ -168,6 +182,7 @@ impl Draft {
             Cell::TenantName(i) => self.tenants.get(i).map_or(empty, |t| &t.name),
             Cell::Weight(i) => self.tenants.get(i).map_or(empty, |t| &t.weight),
             Cell::MaxGpus(i) => self.tenants.get(i).map_or(empty, |t| &t.max_gpus),
+            Cell::Work(i) => self.tenants.get(i).map_or(empty, |t| &t.work),
             Cell::Throughput(i, j) => self
                 .tenants
                 .get(i)
@@ -184,6 +199,7 @@ impl Draft {
             Cell::TenantName(i) => self.tenants.get_mut(i).map(|t| &mut t.name),
             Cell::Weight(i) => self.tenants.get_mut(i).map(|t| &mut t.weight),
             Cell::MaxGpus(i) => self.tenants.get_mut(i).map(|t| &mut t.max_gpus),
+            Cell::Work(i) => self.tenants.get_mut(i).map(|t| &mut t.work),
             Cell::Throughput(i, j) => self
                 .tenants
                 .get_mut(i)
@@ -244,6 +260,7 @@ impl Draft {
             name,
             weight: "1".into(),
             max_gpus: String::new(),
+            work: String::new(),
             throughput: vec!["1".into(); self.types.len()],
         });
     }

@@ -92,6 +92,7 @@ mod tests {
                     throughput: throughput.to_vec(),
                     weight: 1.0,
                     max_gpus: cap,
+                    work: None,
                 })
                 .collect(),
             normalization: Normalization::Slowest,

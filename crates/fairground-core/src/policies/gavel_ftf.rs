@@ -167,6 +167,7 @@ mod tests {
                     throughput: vec![1.0],
                     weight: 1.0,
                     max_gpus: Some(1.0),
+                    work: None,
                 })
                 .collect(),
             normalization: Normalization::Slowest,
@@ -222,6 +223,7 @@ mod tests {
                     throughput: vec![1.0],
                     weight: 1.0,
                     max_gpus: Some(cap),
+                    work: None,
                 })
                 .collect(),
             normalization: Normalization::Slowest,

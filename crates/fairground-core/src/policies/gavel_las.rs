@@ -160,6 +160,7 @@ mod tests {
                     throughput: throughput.to_vec(),
                     weight: 1.0,
                     max_gpus: Some(cap),
+                    work: None,
                 })
                 .collect(),
             normalization: Normalization::Slowest,

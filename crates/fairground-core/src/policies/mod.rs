@@ -11,6 +11,7 @@ mod gavel_las;
 mod gavel_las_agnostic;
 mod gavel_las_incremental;
 mod gavel_max_sum;
+mod gavel_min_makespan;
 mod gavel_water_filling;
 mod isolated;
 mod nash_welfare;
@@ -28,6 +29,7 @@ pub use gavel_las::GavelLas;
 pub use gavel_las_agnostic::GavelLasAgnostic;
 pub use gavel_las_incremental::{ClassShares, IncrementalLas};
 pub use gavel_max_sum::GavelMaxSum;
+pub use gavel_min_makespan::{gavel_bound, min_makespan, GavelMinMakespan, MakespanBound};
 pub use gavel_water_filling::GavelWaterFilling;
 pub use isolated::Isolated;
 pub use nash_welfare::{dual_bound, nash_welfare, Market, NashWelfare};
@@ -161,7 +163,7 @@ pub struct PolicyInfo {
 }
 
 /// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).
-pub const CATALOGUE: [PolicyInfo; 12] = [
+pub const CATALOGUE: [PolicyInfo; 13] = [
     oef_coop::INFO,
     oef_noncoop::INFO,
     nash_welfare::INFO,
@@ -172,6 +174,7 @@ pub const CATALOGUE: [PolicyInfo; 12] = [
     gavel_max_sum::INFO,
     gavel_ftf::INFO,
     gavel_fifo::INFO,
+    gavel_min_makespan::INFO,
     equal_share::INFO,
     isolated::INFO,
 ];
@@ -196,6 +199,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &GavelMaxSum,
         &GavelFtf,
         &GavelFifo,
+        &GavelMinMakespan,
         &EqualShare,
         &Isolated,
     ]

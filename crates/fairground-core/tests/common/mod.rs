@@ -23,6 +23,7 @@ pub fn scenario_from(counts: &[u32], rows: Vec<(Vec<f64>, f64, Option<f64>)>) ->
                 throughput,
                 weight,
                 max_gpus,
+                work: None,
             })
             .collect(),
         normalization: Normalization::Slowest,

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 20] = [
+const POLICIES: [(&str, bool); 21] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
@@ -24,6 +24,7 @@ const POLICIES: [(&str, bool); 20] = [
     ("gavel-ftf", false),
     ("gavel-fifo", false),
     ("gavel-las-agnostic", false),
+    ("gavel-min-makespan", false),
     ("oef-coop", true),
     ("oef-noncoop", false),
     ("synergy-proportional", false),

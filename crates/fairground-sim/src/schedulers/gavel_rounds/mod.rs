@@ -250,7 +250,7 @@ impl GavelRounds {
         })?;
         let parties = match policy.name() {
             "oef-coop" | "oef-noncoop" => Parties::Tenants,
-            "gavel-ftf" | "isolated" => Parties::Jobs,
+            "gavel-ftf" | "isolated" | "gavel-min-makespan" => Parties::Jobs,
             "gavel-fifo" => Parties::Queue,
             _ => Parties::JobClasses,
         };
@@ -366,6 +366,14 @@ impl GavelRounds {
             parties.entry(key).or_default().push(s.job);
         }
         let weighted = self.parties == Parties::JobClasses;
+        let left: BTreeMap<usize, f64> = if self.parties == Parties::Jobs {
+            view.active
+                .iter()
+                .map(|s| (s.job, s.remaining_steps))
+                .collect()
+        } else {
+            BTreeMap::new()
+        };
         let tenants: Vec<Tenant> = parties
             .iter()
             .map(|(name, members)| {
@@ -378,11 +386,16 @@ impl GavelRounds {
                     .collect();
                 let cap: u32 = members.iter().map(|&i| view.jobs[i].scale_factor).sum();
                 let weight = if weighted { members.len() as f64 } else { 1.0 };
+                // A single job's steps left (min-makespan's R_i).
+                let work = (self.parties == Parties::Jobs)
+                    .then(|| left.get(&members[0]).map(|r| r.max(1e-9)))
+                    .flatten();
                 Tenant {
                     name: name.clone(),
                     throughput,
                     weight,
                     max_gpus: Some(f64::from(cap)),
+                    work,
                 }
             })
             .collect();
@@ -403,6 +416,10 @@ impl GavelRounds {
         })?;
         let solution = if self.policy.name() == "gavel-ftf" {
             self.finish_time_fair(view, &inst, &parties)?
+        } else if self.policy.name() == "gavel-min-makespan" {
+            // As Gavel's simulator runs it: the bound its bisection settles on.
+            policies::min_makespan(&inst, policies::MakespanBound::GavelBisection)
+                .map_err(|e| SimError::Policy(format!("gavel-min-makespan: {e}")))?
         } else {
             self.policy
                 .solve(&inst)
