@@ -14,6 +14,20 @@ use fairground_core::shared_data_dir as shared;
 use fairground_sim::workload::gavel_trace;
 use fairground_sim::{schedulers, simulate, Cluster, SimConfig, ThroughputTable};
 
+/// Gavel's measured throughputs (from ../shared), its 12 + 12 + 12 GPU cluster, default rounds.
+fn gavel_setup() -> (ThroughputTable, Cluster, SimConfig) {
+    let table = ThroughputTable::from_gavel_json(
+        &std::fs::read_to_string(format!(
+            "{}/data/gavel/simulation_throughputs.json",
+            shared()
+        ))
+        .expect("Gavel's throughputs in ../shared"),
+    )
+    .unwrap();
+    let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
+    (table, cluster, SimConfig::default())
+}
+
 /// (trace, Gavel's average JCT in seconds, Gavel's makespan in seconds).
 const GAVEL: [(&str, f64, f64); 5] = [
     ("artifact_evaluation", 1348.3, 4040.7),
@@ -50,16 +64,7 @@ const GAVEL_MORE: [(&str, [f64; 4]); 5] = [
 /// settles on); the bound is 5%, as for LAS.
 #[test]
 fn gavel_fifo_agnostic_max_min_ftf_and_min_makespan_are_within_five_percent_of_gavels() {
-    let table = ThroughputTable::from_gavel_json(
-        &std::fs::read_to_string(format!(
-            "{}/data/gavel/simulation_throughputs.json",
-            shared()
-        ))
-        .expect("Gavel's throughputs in ../shared"),
-    )
-    .unwrap();
-    let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
-    let config = SimConfig::default();
+    let (table, cluster, config) = gavel_setup();
     for (trace, gavel) in GAVEL_MORE {
         let text = std::fs::read_to_string(format!("{}/data/gavel/traces/{trace}.trace", shared()))
             .unwrap();
@@ -87,16 +92,7 @@ fn gavel_fifo_agnostic_max_min_ftf_and_min_makespan_are_within_five_percent_of_g
 
 #[test]
 fn average_jct_is_within_five_percent_of_gavels_on_its_sample_traces() {
-    let table = ThroughputTable::from_gavel_json(
-        &std::fs::read_to_string(format!(
-            "{}/data/gavel/simulation_throughputs.json",
-            shared()
-        ))
-        .expect("Gavel's throughputs in ../shared"),
-    )
-    .unwrap();
-    let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
-    let config = SimConfig::default();
+    let (table, cluster, config) = gavel_setup();
     for (trace, gavel_jct, gavel_makespan) in GAVEL {
         let text = std::fs::read_to_string(format!("{}/data/gavel/traces/{trace}.trace", shared()))
             .unwrap();

@@ -72,33 +72,10 @@ impl Policy for GavelFifo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GpuType, Normalization, Scenario, Tenant};
 
     fn inst(types: &[(&str, u32)], tenants: &[(&[f64], Option<f64>)]) -> Instance {
-        Scenario {
-            version: 1,
-            gpu_types: types
-                .iter()
-                .map(|&(name, count)| GpuType {
-                    name: name.into(),
-                    count,
-                })
-                .collect(),
-            tenants: tenants
-                .iter()
-                .enumerate()
-                .map(|(i, &(throughput, cap))| Tenant {
-                    name: format!("job{i}"),
-                    throughput: throughput.to_vec(),
-                    weight: 1.0,
-                    max_gpus: cap,
-                    work: None,
-                })
-                .collect(),
-            normalization: Normalization::Slowest,
-        }
-        .instance()
-        .unwrap()
+        let rows: Vec<_> = tenants.iter().map(|&(t, cap)| (t, cap, None)).collect();
+        super::super::test_instance(types, &rows)
     }
 
     fn held(inst: &Instance) -> Vec<Vec<f64>> {

@@ -146,7 +146,6 @@ pub fn finish_time_fairness(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GpuType, Normalization, Scenario, Tenant};
 
     /// One GPU of one type, two jobs of 1 step/s each, capped at 1 GPU. iso = 1/2 each.
     /// Job 0: t = 100 s, R = 100, I = 0; job 1: t = 0, R = 100, I = 0. D = 200 for both.
@@ -155,25 +154,11 @@ mod tests {
     /// g_0 = (sqrt 5 - 1)/2 = 0.618..., rho = 100 / (200 (1 - g_0)) = 1.309...
     #[test]
     fn history_moves_time_to_the_job_that_waited() {
-        let inst = Scenario {
-            version: 1,
-            gpu_types: vec![GpuType {
-                name: "v100".into(),
-                count: 1,
-            }],
-            tenants: (0..2)
-                .map(|i| Tenant {
-                    name: format!("j{i}"),
-                    throughput: vec![1.0],
-                    weight: 1.0,
-                    max_gpus: Some(1.0),
-                    work: None,
-                })
-                .collect(),
-            normalization: Normalization::Slowest,
-        }
-        .instance()
-        .unwrap();
+        let one: &[f64] = &[1.0];
+        let inst = super::super::test_instance(
+            &[("v100", 1)],
+            &[(one, Some(1.0), None), (one, Some(1.0), None)],
+        );
         let history = [
             FtfHistory {
                 elapsed_s: 100.0,
@@ -209,27 +194,11 @@ mod tests {
     /// (rho 1) and the 1-GPU job its 1 (rho 1); no allocation gives the 2-GPU job more.
     #[test]
     fn without_history_it_is_the_first_round_form_for_multi_gpu_jobs() {
-        let inst = Scenario {
-            version: 1,
-            gpu_types: vec![GpuType {
-                name: "v100".into(),
-                count: 4,
-            }],
-            tenants: [1.0, 2.0]
-                .iter()
-                .enumerate()
-                .map(|(i, &cap)| Tenant {
-                    name: format!("j{i}"),
-                    throughput: vec![1.0],
-                    weight: 1.0,
-                    max_gpus: Some(cap),
-                    work: None,
-                })
-                .collect(),
-            normalization: Normalization::Slowest,
-        }
-        .instance()
-        .unwrap();
+        let one: &[f64] = &[1.0];
+        let inst = super::super::test_instance(
+            &[("v100", 4)],
+            &[(one, Some(1.0), None), (one, Some(2.0), None)],
+        );
         let fresh = FtfHistory {
             elapsed_s: 0.0,
             remaining_steps: 50.0,

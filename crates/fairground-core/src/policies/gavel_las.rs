@@ -133,40 +133,19 @@ fn caps_rarely_bind(inst: &Instance) -> bool {
 mod tests {
     use super::*;
     use crate::presets::random_scenario;
-    use crate::{GpuType, Normalization, Scenario, Tenant};
 
     #[test]
     fn agnostic_max_min_returns_the_spread_optimum() {
         // Types a (4 GPUs) and b (8); tenant 0 capped at 1 GPU, tenant 1 at 6. The max-min
         // level of GPUs held is 1 (tenant 0's cap). The fewest GPUs at that level: 1 each.
         // Spread in proportion to the counts (1/3, 2/3): both hold (1/3, 2/3).
-        let inst = Scenario {
-            version: 1,
-            gpu_types: vec![
-                GpuType {
-                    name: "a".into(),
-                    count: 4,
-                },
-                GpuType {
-                    name: "b".into(),
-                    count: 8,
-                },
+        let inst = super::super::test_instance(
+            &[("a", 4), ("b", 8)],
+            &[
+                (&[5.0, 1.0], Some(1.0), None),
+                (&[1.0, 5.0], Some(6.0), None),
             ],
-            tenants: [(1.0, [5.0, 1.0]), (6.0, [1.0, 5.0])]
-                .iter()
-                .enumerate()
-                .map(|(i, &(cap, throughput))| Tenant {
-                    name: format!("t{i}"),
-                    throughput: throughput.to_vec(),
-                    weight: 1.0,
-                    max_gpus: Some(cap),
-                    work: None,
-                })
-                .collect(),
-            normalization: Normalization::Slowest,
-        }
-        .instance()
-        .unwrap();
+        );
         let sol = super::super::GavelLasAgnostic.solve(&inst).unwrap();
         assert!((sol.objective - 1.0).abs() < 1e-9);
         for row in &sol.allocation.gpus {

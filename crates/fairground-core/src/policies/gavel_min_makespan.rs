@@ -100,7 +100,6 @@ pub fn gavel_bound(least: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{GpuType, Normalization, Scenario, Tenant};
 
     /// One V100 and one K80, no caps; A does 2 steps/s on the V100 and 1 on the K80, B 1 and
     /// 1; A has 400 steps left, B 100. Both busy to the end: 2 a_v + a_k = 400 / T and
@@ -112,33 +111,13 @@ mod tests {
     /// V100) takes 500/3. (Capped at 1 GPU each, A could do no better than 2 steps/s: 200 s.)
     #[test]
     fn the_least_makespan_by_hand_and_gavels_bisection_above_it() {
-        let inst = Scenario {
-            version: 1,
-            gpu_types: vec![
-                GpuType {
-                    name: "v100".into(),
-                    count: 1,
-                },
-                GpuType {
-                    name: "k80".into(),
-                    count: 1,
-                },
+        let inst = super::super::test_instance(
+            &[("v100", 1), ("k80", 1)],
+            &[
+                (&[2.0, 1.0], None, Some(400.0)),
+                (&[1.0, 1.0], None, Some(100.0)),
             ],
-            tenants: [([2.0, 1.0], 400.0), ([1.0, 1.0], 100.0)]
-                .iter()
-                .enumerate()
-                .map(|(i, &(throughput, work))| Tenant {
-                    name: format!("t{i}"),
-                    throughput: throughput.to_vec(),
-                    weight: 1.0,
-                    max_gpus: None,
-                    work: Some(work),
-                })
-                .collect(),
-            normalization: Normalization::Slowest,
-        }
-        .instance()
-        .unwrap();
+        );
         let sol = GavelMinMakespan.solve(&inst).unwrap();
         assert!(
             (sol.objective - 500.0 / 3.0).abs() < 1e-7,

@@ -210,6 +210,39 @@ pub fn by_name(name: &str) -> Option<&'static dyn Policy> {
     all().into_iter().find(|p| p.name() == name)
 }
 
+/// A test scenario from plain rows: GPU types (name, count) and tenants (throughput per type,
+/// cap, work), each of weight 1, named t0, t1, ...
+#[cfg(test)]
+pub(crate) fn test_instance(
+    types: &[(&str, u32)],
+    tenants: &[(&[f64], Option<f64>, Option<f64>)],
+) -> Instance {
+    crate::Scenario {
+        version: 1,
+        gpu_types: types
+            .iter()
+            .map(|&(name, count)| crate::GpuType {
+                name: name.into(),
+                count,
+            })
+            .collect(),
+        tenants: tenants
+            .iter()
+            .enumerate()
+            .map(|(i, &(throughput, max_gpus, work))| crate::Tenant {
+                name: format!("t{i}"),
+                throughput: throughput.to_vec(),
+                weight: 1.0,
+                max_gpus,
+                work,
+            })
+            .collect(),
+        normalization: crate::Normalization::Slowest,
+    }
+    .instance()
+    .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
