@@ -63,6 +63,7 @@ fn gavel_all_models() -> Scenario {
                     .collect(),
                 weight: 1.0,
                 max_gpus: None,
+                work: None,
             })
             .collect(),
         normalization: Normalization::Slowest,

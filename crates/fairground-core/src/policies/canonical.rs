@@ -51,10 +51,9 @@ pub(super) fn spread_optimum(
     m.lp.le(total_held(&m), (1.0 + 1e-9) * least);
     let total: f64 = inst.count.iter().sum();
     for i in 0..inst.tenants() {
-        let share = inst.equal_split(i);
-        for j in 0..inst.types() {
+        for (j, share) in inst.equal_split(i).into_iter().enumerate() {
             let c = inst.count[j] / total;
-            let e = share[j].max(1e-12);
+            let e = share.max(1e-12);
             let d = m.lp.var_scaled(1.0 / e, e);
             // g_ij - c_j h_i as terms over i's row.
             let gap: Vec<(Var, f64)> = m.g[i]
