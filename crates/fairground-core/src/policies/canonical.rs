@@ -10,13 +10,14 @@ use crate::{Allocation, Instance};
 ///
 /// ```text
 /// H* = min sum_ij g_ij              s.t. base, optimal rows
-/// minimise   sum_ij |g_ij - c_j h_i| / e_ij        h_i = sum_j g_ij, c_j = n_j / sum_k n_k,
-/// subject to base, optimal rows, sum_ij g_ij <= H*  e_ij = i's equal split of type j
+/// minimise   sum_i (1/E_i) sum_j |g_ij - c_j h_i|   h_i = sum_j g_ij, c_j = n_j / sum_k n_k,
+/// subject to base, optimal rows, sum_ij g_ij <= H*  E_i = i's equal split, in GPUs
 /// ```
 ///
 /// That is: no party gets more than the optimum needs (max-min raises only the lowest; which
 /// of the others get more is not its concern), and each party's GPUs are spread over the types
-/// in proportion to their counts. |.| is linearised with d_ij >= +-(g_ij - c_j h_i).
+/// in proportion to their counts. Since sum_j (g_ij - c_j h_i) = 0, sum_j |g_ij - c_j h_i| is twice
+/// the sum of its negative parts, so one row d_ij >= c_j h_i - g_ij per cell linearises it.
 ///
 /// Why: where the optimum is not unique (agnostic max-min's never is: any split of the same
 /// GPU-time is optimal; max-sum's is not when two jobs gain alike from a type) which one a
@@ -51,18 +52,19 @@ pub(super) fn spread_optimum(
     m.lp.le(total_held(&m), (1.0 + 1e-9) * least);
     let total: f64 = inst.count.iter().sum();
     for i in 0..inst.tenants() {
-        for (j, share) in inst.equal_split(i).into_iter().enumerate() {
+        // One weight per tenant: its equal split in all, so deviations are relative to what it
+        // is entitled to.
+        let size = inst.equal_split(i).iter().sum::<f64>().max(1e-12);
+        for j in 0..inst.types() {
             let c = inst.count[j] / total;
-            let e = share.max(1e-12);
-            let d = m.lp.var_scaled(1.0 / e, e);
-            // g_ij - c_j h_i as terms over i's row.
-            let gap: Vec<(Var, f64)> = m.g[i]
+            let d = m.lp.var_scaled(1.0 / size, size);
+            // d_ij >= c_j h_i - g_ij, as terms over i's row.
+            let row = m.g[i]
                 .iter()
                 .enumerate()
                 .map(|(k, &v)| (v, if k == j { 1.0 - c } else { -c }))
-                .collect();
-            m.lp.ge(gap.iter().map(|&(v, a)| (v, -a)).chain([(d, 1.0)]), 0.0);
-            m.lp.ge(gap.into_iter().chain([(d, 1.0)]), 0.0);
+                .chain([(d, 1.0)]);
+            m.lp.ge(row, 0.0);
         }
     }
     let sol = m.lp.solve()?;
