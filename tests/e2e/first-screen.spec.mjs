@@ -8,7 +8,9 @@ const efficiencyOf = async (page) => {
 test('opens on the default scenario with a real OEF allocation chart', async ({ page }) => {
   await page.goto('./');
   const chart = page.getByTestId('allocation-chart');
-  await expect(chart).toBeVisible();
+  // The run's first page load (cold caches, two wasm modules to compile) once took 5.4 s on a
+  // busy machine; the first-chart time is measured in BENCHMARKS.md, not asserted here.
+  await expect(chart).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('policy-select')).toHaveValue('oef-coop');
 
   // The default preset: six of Gavel's measured models sharing 4 K80 + 4 P100 + 4 V100.

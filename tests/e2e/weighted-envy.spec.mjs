@@ -13,11 +13,18 @@ const scenario = {
 };
 const speedup = [[1, 4], [1, 1], [1, 3]];
 const weight = [1, 1, 3];
+// The same but c runs x twice as fast, so max-sum's optimum is unique (a all of y, c all of x);
+// in `scenario` everyone gains alike from x and max-sum returns its canonical optimum.
+const uniqueMaxSum = {
+  ...scenario,
+  tenants: [scenario.tenants[0], scenario.tenants[1], { name: 'c', throughput: [2, 3], weight: 3 }],
+};
+const speedupUnique = [[1, 4], [1, 1], [1, 1.5]];
 
 // The pair README says a verdict shows: the largest envy relative to the two values compared
 // (u_i(g_k)/w_k against u_i(g_i)/w_i), ties broken by the larger envy.
-const worstEnvy = (g) => {
-  const u = (i, k) => speedup[i][0] * g[k][0] + speedup[i][1] * g[k][1];
+const worstEnvy = (g, s = speedup) => {
+  const u = (i, k) => s[i][0] * g[k][0] + s[i][1] * g[k][1];
   let worst = { i: -1, k: -1, relative: -Infinity, envy: -Infinity };
   for (let i = 0; i < 3; i++) {
     for (let k = 0; k < 3; k++) {
@@ -55,8 +62,12 @@ test('badges and heatmap agree with envy recomputed from the allocation', async 
   await expect(page.getByTestId('badge-EF')).toHaveClass(/pass/);
   await expect(page.locator('[data-testid=envy-heatmap] rect.heat-cell.envy')).toHaveCount(0);
 
-  const maxSum = await api('gavel-max-sum');
-  const worst = worstEnvy(maxSum.allocation);
+  await page.getByTestId('import').setInputFiles({
+    name: 'unique.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(uniqueMaxSum)),
+  });
+  await settled(page);
+  const maxSum = await page.evaluate(([s, p]) => window.fairground.solve(s, p), [uniqueMaxSum, 'gavel-max-sum']);
+  const worst = worstEnvy(maxSum.allocation, speedupUnique);
   // b gets nothing and envies both others fully; a's bundle, worth 5 to b, most.
   expect([worst.i, worst.k]).toEqual([1, 0]);
   expect(maxSum.properties.envy_freeness.holds).toBe(false);
@@ -67,7 +78,7 @@ test('badges and heatmap agree with envy recomputed from the allocation', async 
   await expect(page.getByTestId('badge-EF').locator('.witness')).toContainText(`b envies a: it values that bundle ${worst.envy.toFixed(4)} more`);
   // The heatmap's vermillion cells are exactly the recomputed envious pairs.
   const envious = [];
-  const u = (i, k) => speedup[i][0] * maxSum.allocation[k][0] + speedup[i][1] * maxSum.allocation[k][1];
+  const u = (i, k) => speedupUnique[i][0] * maxSum.allocation[k][0] + speedupUnique[i][1] * maxSum.allocation[k][1];
   for (let i = 0; i < 3; i++) for (let k = 0; k < 3; k++) {
     if (i !== k && u(i, k) / weight[k] - u(i, i) / weight[i] > 1e-6) envious.push(`${i},${k}`);
   }

@@ -181,8 +181,8 @@ pub fn Editor(props: &EditorProps) -> Html {
             <table class="tenants" data-testid="tenants-table">
                 <thead><tr>
                     <th>{ "tenant" }</th><th>{ "weight" }</th><th>{ "max GPUs" }</th>
-                    <th title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
                     { for (0..draft.types.len()).map(|j| html! { <th>{ type_name(j) }</th> }) }
+                    <th title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
                     <th></th>
                 </tr></thead>
                 <tbody>
@@ -191,10 +191,10 @@ pub fn Editor(props: &EditorProps) -> Html {
                         <td>{ cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, false) }</td>
                         <td>{ cell(Cell::Weight(i), format!("weight of {}", tenant_name(i)), true, false) }</td>
                         <td>{ cell(Cell::MaxGpus(i), format!("max GPUs of {}", tenant_name(i)), true, false) }</td>
-                        <td>{ cell(Cell::Work(i), format!("work left of {}", tenant_name(i)), true, false) }</td>
                         { for (0..draft.types.len()).map(|j| html! {
                             <td>{ cell(Cell::Throughput(i, j), format!("throughput of {} on {}", tenant_name(i), type_name(j)), true, true) }</td>
                         }) }
+                        <td>{ cell(Cell::Work(i), format!("work left of {}", tenant_name(i)), true, false) }</td>
                         <td class="row-tools">
                             <button type="button" aria-label={format!("move {} up", tenant_name(i))} onclick={{
                                 let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveTenant(i, -1)))
