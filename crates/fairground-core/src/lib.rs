@@ -5,6 +5,7 @@
 //! instance into an [`Allocation`] g_ij (time-averaged GPUs of type j held by tenant i).
 
 pub mod allocation;
+pub mod entities;
 pub mod fairness;
 pub mod frontier;
 pub mod lp;
@@ -16,6 +17,7 @@ pub mod report;
 pub mod scenario;
 
 pub use allocation::Allocation;
+pub use entities::{Entity, EntityTree, Within};
 pub use metrics::{EnvyMatrix, Metrics};
 pub use policies::{Policy, PolicyError, Solution};
 pub use properties::{PropertyReport, SpProbe, SpProbeConfig};

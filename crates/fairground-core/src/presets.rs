@@ -41,6 +41,7 @@ pub fn gavel_measured() -> Preset {
             weight: 1.0,
             max_gpus: None,
             work: None,
+            entity: None,
         })
         .collect();
     Preset {
@@ -53,6 +54,7 @@ pub fn gavel_measured() -> Preset {
             gpu_types,
             tenants,
             normalization: Normalization::Slowest,
+            entities: Vec::new(),
         },
     }
 }
@@ -90,6 +92,7 @@ pub fn random_scenario(tenants: usize, types: usize, seed: u64, jobs: bool) -> S
                 weight: 1.0,
                 max_gpus,
                 work: None,
+                entity: None,
             }
         })
         .collect();
@@ -98,6 +101,7 @@ pub fn random_scenario(tenants: usize, types: usize, seed: u64, jobs: bool) -> S
         gpu_types,
         tenants,
         normalization: Normalization::Slowest,
+        entities: Vec::new(),
     }
 }
 
@@ -125,6 +129,7 @@ pub fn textbook_two_by_two() -> Preset {
                 weight: 1.0,
                 max_gpus: None,
                 work: None,
+                entity: None,
             },
             Tenant {
                 name: "rl".into(),
@@ -132,9 +137,11 @@ pub fn textbook_two_by_two() -> Preset {
                 weight: 1.0,
                 max_gpus: None,
                 work: None,
+                entity: None,
             },
         ],
         normalization: Normalization::Slowest,
+        entities: Vec::new(),
     };
     Preset {
         id: "textbook-2x2",

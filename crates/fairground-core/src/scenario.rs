@@ -3,6 +3,7 @@
 //! Validation never stops at the first problem: it returns every one, each located by a path such
 //! as `tenants[3].throughput[1]`, so an editor can mark every bad cell at once.
 
+use crate::entities::{Entity, EntityTree};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -22,6 +23,10 @@ pub struct Scenario {
     /// Which throughput a tenant's speedups are measured against.
     #[serde(default)]
     pub normalization: Normalization,
+    /// Groups of tenants, nested, for hierarchical fairness ([`crate::entities`]); none by
+    /// default, and then every policy sees tenants only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<Entity>,
 }
 
 fn current_version() -> u32 {
@@ -53,6 +58,9 @@ pub struct Tenant {
     /// given every tenant has the same work.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work: Option<f64>,
+    /// The entity (group) it belongs to, by name; none: the top level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
 }
 
 fn unit_weight() -> f64 {
@@ -105,7 +113,7 @@ pub struct Problem {
 }
 
 impl Problem {
-    fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
         Problem {
             path: path.into(),
             message: message.into(),
@@ -177,10 +185,11 @@ impl Scenario {
         self.check_gpu_types(&mut problems);
         self.check_tenants(&mut problems);
         let reference = self.check_normalization(&mut problems);
-        if !problems.is_empty() {
-            return Err(problems);
+        let tree = crate::entities::check(self, &mut problems);
+        match tree {
+            Some(tree) if problems.is_empty() => Ok(self.build_instance(reference, tree)),
+            _ => Err(problems),
         }
-        Ok(self.build_instance(reference))
     }
 
     fn check_gpu_types(&self, problems: &mut Vec<Problem>) {
@@ -299,7 +308,7 @@ impl Scenario {
         Some(j)
     }
 
-    fn build_instance(&self, reference: Option<usize>) -> Instance {
+    fn build_instance(&self, reference: Option<usize>, entities: EntityTree) -> Instance {
         let speedup = self
             .tenants
             .iter()
@@ -324,6 +333,7 @@ impl Scenario {
             weight: self.tenants.iter().map(|t| t.weight).collect(),
             cap: self.tenants.iter().map(|t| t.max_gpus).collect(),
             work: self.tenants.iter().map(|t| t.work.unwrap_or(1.0)).collect(),
+            entities,
         }
     }
 }
@@ -362,6 +372,8 @@ pub struct Instance {
     pub cap: Vec<Option<f64>>,
     /// R_i: the work tenant i has left (1 where the scenario gives none).
     pub work: Vec<f64>,
+    /// The entity tree (empty when the scenario has no entities).
+    pub entities: EntityTree,
 }
 
 impl Instance {
@@ -391,6 +403,7 @@ impl Instance {
         out.weight.remove(i);
         out.cap.remove(i);
         out.work.remove(i);
+        out.entities = self.entities.without_tenant(i);
         out
     }
 
@@ -536,6 +549,7 @@ mod tests {
     #[test]
     fn every_problem_is_reported_with_its_location() {
         let s = Scenario {
+            entities: Vec::new(),
             version: 1,
             gpu_types: vec![
                 GpuType {
@@ -549,6 +563,7 @@ mod tests {
             ],
             tenants: vec![
                 Tenant {
+                    entity: None,
                     name: " ".into(),
                     throughput: vec![f64::NAN, -1.0],
                     weight: 0.0,
@@ -556,6 +571,7 @@ mod tests {
                     work: None,
                 },
                 Tenant {
+                    entity: None,
                     name: "x".into(),
                     throughput: vec![1.0],
                     weight: 1.0,
@@ -563,6 +579,7 @@ mod tests {
                     work: None,
                 },
                 Tenant {
+                    entity: None,
                     name: "x".into(),
                     throughput: vec![0.0, 0.0],
                     weight: f64::INFINITY,

@@ -64,9 +64,11 @@ fn gavel_all_models() -> Scenario {
                 weight: 1.0,
                 max_gpus: None,
                 work: None,
+                entity: None,
             })
             .collect(),
         normalization: Normalization::Slowest,
+        entities: Vec::new(),
     }
 }
 

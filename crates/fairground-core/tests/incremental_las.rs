@@ -18,6 +18,7 @@ fn fresh(throughput: &[Vec<f64>], job_gpus: &[f64], members: &[usize]) -> f64 {
             weight: m as f64,
             max_gpus: Some(m as f64 * job_gpus[c]),
             work: None,
+            entity: None,
         })
         .collect();
     let scenario = Scenario {
@@ -32,6 +33,7 @@ fn fresh(throughput: &[Vec<f64>], job_gpus: &[f64], members: &[usize]) -> f64 {
             .collect(),
         tenants,
         normalization: Normalization::Slowest,
+        entities: Vec::new(),
     };
     GavelLas
         .solve(&scenario.instance().unwrap())

@@ -146,8 +146,10 @@ proptest! {
             gpu_types: counts.iter().enumerate().map(|(j, &count)| GpuType { name: format!("t{j}"), count }).collect(),
             tenants: rows.into_iter().enumerate().map(|(i, (throughput, weight, max_gpus))| Tenant {
                 name: format!("u{i}"), throughput, weight, max_gpus, work: None,
+                entity: None,
             }).collect(),
             normalization: Normalization::from(normalization.to_string()),
+            entities: Vec::new(),
         };
         if let Ok(inst) = s.instance() {
             for policy in policies::all() {

@@ -18,6 +18,7 @@ fn scenario(tenants: Vec<Tenant>) -> Scenario {
         ],
         tenants,
         normalization: Normalization::Slowest,
+        entities: Vec::new(),
     }
 }
 
@@ -28,6 +29,7 @@ fn tenant(name: &str, throughput: [f64; 2], weight: f64, cap: f64) -> Tenant {
         weight,
         max_gpus: Some(cap),
         work: None,
+        entity: None,
     }
 }
 

@@ -211,3 +211,27 @@ fn gavel_fifo_keeps_the_queue_and_waits_for_the_next_recomputation() {
     let r = run("fifo", "v100=2", &jobs);
     assert_eq!(finishes(&r), [110.0, 210.0, 5100.0]);
 }
+
+#[test]
+fn hierarchical_gives_each_tenant_its_share_whatever_its_job_count() {
+    // Two V100s; tenant a has three jobs, b one, all 720 steps at 1/s from 0 s.
+    // gavel-hierarchical (tenants are the entities, of equal weight): a's jobs share one GPU
+    // (x = 1/3 each), b's job has the other (x = 1). Round 1: every share is 0, so priority is
+    // x * 1e9: b, then a's first job. Round 2 (shares count a half-round credit per job: 180 of
+    // 1,440 s): b 540/1440 -> 1 / 0.375 = 2.67, a2 and a3 180/1440 -> (1/3) / 0.125 = 2.67,
+    // a1 0.89; the tie goes to the larger deficit, b's (720 promised - 360) over a2's (240):
+    // b and a2 run, and b is done at 720 s. Round 3: a3 (nothing yet), then a1 before a2 in
+    // arrival order: a1 is done at 1,080 s. Round 4: a2 and a3, done at 1,440 s.
+    let jobs = [
+        job(0, "a", 0.0, 720.0, &[1.0]),
+        job(1, "a", 0.0, 720.0, &[1.0]),
+        job(2, "a", 0.0, 720.0, &[1.0]),
+        job(3, "b", 0.0, 720.0, &[1.0]),
+    ];
+    let r = run("gavel-hierarchical", "v100=2", &jobs);
+    assert_eq!(finishes(&r), [1080.0, 1440.0, 1440.0, 720.0]);
+    // Water filling over jobs gives each job x = 1/2: rounds run (a1, a2), (b, a3), (a1, a2),
+    // (a3, b), so b waits like everyone else.
+    let r = run("gavel-water-filling", "v100=2", &jobs);
+    assert_eq!(finishes(&r), [1080.0, 1080.0, 1440.0, 1440.0]);
+}

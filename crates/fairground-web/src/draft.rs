@@ -149,6 +149,7 @@ impl Draft {
                     .enumerate()
                     .map(|(j, x)| number(x, Cell::Throughput(i, j), "throughput per GPU"))
                     .collect(),
+                entity: None,
             })
             .collect();
         // Whole-number counts: checked here because the engine's count is an integer.
@@ -168,6 +169,7 @@ impl Draft {
                 gpu_types,
                 tenants,
                 normalization: Normalization::from(self.normalization.clone()),
+                entities: Vec::new(),
             })
         } else {
             Err(problems)

@@ -123,7 +123,7 @@ pub(super) fn spread_max_min(
 /// max-min optimum and adding them lazily pays; otherwise most bind and each lazy addition
 /// would cost a re-solve (measured on the 1,000-job benchmark: lazily, 0.5 s at 6 jobs/h
 /// against 0.9 s; with all caps, 0.18 s at 0.5 jobs/h against 0.42 s).
-fn caps_rarely_bind(inst: &Instance) -> bool {
+pub(super) fn caps_rarely_bind(inst: &Instance) -> bool {
     let gpus: f64 = inst.count.iter().sum();
     let wanted: f64 = (0..inst.tenants()).map(|i| scale_factor(inst, i)).sum();
     wanted > 2.0 * gpus

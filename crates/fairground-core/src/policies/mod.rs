@@ -7,6 +7,7 @@ mod equal_share;
 mod gavel;
 mod gavel_fifo;
 mod gavel_ftf;
+mod gavel_hierarchical;
 mod gavel_las;
 mod gavel_las_agnostic;
 mod gavel_las_incremental;
@@ -25,6 +26,7 @@ pub use equal_share::EqualShare;
 pub use gavel::proportional_throughput;
 pub use gavel_fifo::GavelFifo;
 pub use gavel_ftf::{finish_time_fairness, FtfHistory, GavelFtf};
+pub use gavel_hierarchical::GavelHierarchical;
 pub use gavel_las::GavelLas;
 pub use gavel_las_agnostic::GavelLasAgnostic;
 pub use gavel_las_incremental::{ClassShares, IncrementalLas};
@@ -163,7 +165,7 @@ pub struct PolicyInfo {
 }
 
 /// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).
-pub const CATALOGUE: [PolicyInfo; 13] = [
+pub const CATALOGUE: [PolicyInfo; 14] = [
     oef_coop::INFO,
     oef_noncoop::INFO,
     nash_welfare::INFO,
@@ -171,6 +173,7 @@ pub const CATALOGUE: [PolicyInfo; 13] = [
     gavel_las::INFO,
     gavel_las_agnostic::INFO,
     gavel_water_filling::INFO,
+    gavel_hierarchical::INFO,
     gavel_max_sum::INFO,
     gavel_ftf::INFO,
     gavel_fifo::INFO,
@@ -196,6 +199,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &GavelLas,
         &GavelLasAgnostic,
         &GavelWaterFilling,
+        &GavelHierarchical,
         &GavelMaxSum,
         &GavelFtf,
         &GavelFifo,
@@ -218,6 +222,7 @@ pub(crate) fn test_instance(
     tenants: &[(&[f64], Option<f64>, Option<f64>)],
 ) -> Instance {
     crate::Scenario {
+        entities: Vec::new(),
         version: 1,
         gpu_types: types
             .iter()
@@ -230,6 +235,7 @@ pub(crate) fn test_instance(
             .iter()
             .enumerate()
             .map(|(i, &(throughput, max_gpus, work))| crate::Tenant {
+                entity: None,
                 name: format!("t{i}"),
                 throughput: throughput.to_vec(),
                 weight: 1.0,

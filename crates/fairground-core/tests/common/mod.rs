@@ -24,9 +24,11 @@ pub fn scenario_from(counts: &[u32], rows: Vec<(Vec<f64>, f64, Option<f64>)>) ->
                 weight,
                 max_gpus,
                 work: None,
+                entity: None,
             })
             .collect(),
         normalization: Normalization::Slowest,
+        entities: Vec::new(),
     };
     s.instance().is_ok().then_some(s)
 }

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 21] = [
+const POLICIES: [(&str, bool); 22] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
@@ -25,6 +25,7 @@ const POLICIES: [(&str, bool); 21] = [
     ("gavel-fifo", false),
     ("gavel-las-agnostic", false),
     ("gavel-min-makespan", false),
+    ("gavel-hierarchical", false),
     ("oef-coop", true),
     ("oef-noncoop", false),
     ("synergy-proportional", false),

@@ -5,7 +5,7 @@ use crate::model::SimError;
 use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
 use fairground_core::policies::IncrementalLas;
-use fairground_core::{policies, GpuType, Normalization, Policy, Scenario, Tenant};
+use fairground_core::{policies, Entity, GpuType, Normalization, Policy, Scenario, Tenant, Within};
 use std::collections::BTreeMap;
 
 /// Gavel's round mechanism driven by any allocation policy of the engine, as Gavel's
@@ -252,6 +252,7 @@ impl GavelRounds {
             "oef-coop" | "oef-noncoop" => Parties::Tenants,
             "gavel-ftf" | "isolated" | "gavel-min-makespan" => Parties::Jobs,
             "gavel-fifo" => Parties::Queue,
+            "gavel-hierarchical" => Parties::TenantClasses,
             _ => Parties::JobClasses,
         };
         Ok(GavelRounds {
@@ -362,10 +363,11 @@ impl GavelRounds {
                 // Zero-padded position in arrival order, so the map keeps the queue's order.
                 Parties::Queue => format!("{pos:012} job {}", job.id),
                 Parties::JobClasses => format!("{:?}", class_key(job)),
+                Parties::TenantClasses => format!("{} {:?}", job.tenant, class_key(job)),
             };
             parties.entry(key).or_default().push(s.job);
         }
-        let weighted = self.parties == Parties::JobClasses;
+        let weighted = matches!(self.parties, Parties::JobClasses | Parties::TenantClasses);
         let left: BTreeMap<usize, f64> = if self.parties == Parties::Jobs {
             view.active
                 .iter()
@@ -386,6 +388,9 @@ impl GavelRounds {
                     .collect();
                 let cap: u32 = members.iter().map(|&i| view.jobs[i].scale_factor).sum();
                 let weight = if weighted { members.len() as f64 } else { 1.0 };
+                // gavel-hierarchical: the job's tenant is its entity.
+                let entity = (self.parties == Parties::TenantClasses)
+                    .then(|| view.jobs[members[0]].tenant.clone());
                 // A single job's steps left (min-makespan's R_i).
                 let work = (self.parties == Parties::Jobs)
                     .then(|| left.get(&members[0]).map(|r| r.max(1e-9)))
@@ -396,14 +401,32 @@ impl GavelRounds {
                     weight,
                     max_gpus: Some(f64::from(cap)),
                     work,
+                    entity,
                 }
             })
             .collect();
+        // gavel-hierarchical's entities: the jobs' tenants, of equal weight, each sharing among
+        // its jobs by fairness.
+        let mut entities: Vec<Entity> = Vec::new();
+        if self.parties == Parties::TenantClasses {
+            let names: std::collections::BTreeSet<&str> =
+                tenants.iter().filter_map(|t| t.entity.as_deref()).collect();
+            entities = names
+                .into_iter()
+                .map(|name| Entity {
+                    name: name.to_string(),
+                    weight: 1.0,
+                    within: Within::Fairness,
+                    parent: None,
+                })
+                .collect();
+        }
         let scenario = Scenario {
             version: 1,
             gpu_types,
             tenants,
             normalization: Normalization::Slowest,
+            entities,
         };
         let inst = scenario.instance().map_err(|problems| {
             SimError::Policy(
@@ -659,6 +682,9 @@ enum Parties {
     Jobs,
     /// Classes of identical jobs, weighted by their size (same optimum as per job, faster).
     JobClasses,
+    /// Classes of identical jobs within each tenant, weighted by their size; the tenants are
+    /// the entities (gavel-hierarchical).
+    TenantClasses,
     /// Each job, in arrival order (FIFO's queue); a job with priority 0 on a type is not
     /// picked there, as Gavel does for its FIFO policies.
     Queue,
