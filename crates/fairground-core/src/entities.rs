@@ -215,31 +215,30 @@ pub fn priority_weights(tree: &EntityTree, weight: &[f64], frozen: &[bool]) -> V
     let tenants = weight.len();
     let entities = tree.names.len();
     // Children of each entity and of the root (index `entities`), as nodes: Ok(entity) or
-    // Err(tenant); each with its queue position (its first tenant's index).
+    // Err(tenant), in queue order: walking the tenants in list order, each node joins its
+    // parent's list the first time one of its tenants is met. (Validation saw to it that the
+    // tree is acyclic and every entity has a tenant.)
     let mut children: Vec<Vec<Result<usize, usize>>> = vec![Vec::new(); entities + 1];
-    for e in 0..entities {
-        children[tree.parent[e].unwrap_or(entities)].push(Ok(e));
-    }
-    for i in 0..tenants {
-        let home = tree.entity_of.get(i).copied().flatten().unwrap_or(entities);
-        children[home].push(Err(i));
-    }
-    // Per entity: its first tenant, and whether any tenant below it is unfrozen (each tenant
-    // walks up to the root; the tree is acyclic, validation saw to that).
-    let mut first = vec![usize::MAX; entities];
+    let mut listed = vec![false; entities];
     let mut wants = vec![false; entities];
     for (i, &is_frozen) in frozen.iter().enumerate().take(tenants) {
-        let mut at = tree.entity_of.get(i).copied().flatten();
-        while let Some(e) = at {
-            first[e] = first[e].min(i);
+        let mut node = Err(i);
+        let mut home = tree.entity_of.get(i).copied().flatten();
+        loop {
+            let parent = home.unwrap_or(entities);
+            let first_time = match node {
+                Ok(e) => !std::mem::replace(&mut listed[e], true),
+                Err(_) => true,
+            };
+            if first_time {
+                children[parent].push(node);
+            }
+            let Some(e) = home else { break };
             wants[e] |= !is_frozen;
-            at = tree.parent[e];
+            node = Ok(e);
+            home = tree.parent[e];
         }
     }
-    let node_first = |n: &Result<usize, usize>| match *n {
-        Ok(e) => first[e],
-        Err(i) => i,
-    };
     let node_wants = |n: &Result<usize, usize>| match *n {
         Ok(e) => wants[e],
         Err(i) => !frozen[i],
@@ -248,9 +247,6 @@ pub fn priority_weights(tree: &EntityTree, weight: &[f64], frozen: &[bool]) -> V
         Ok(e) => tree.weight[e],
         Err(i) => weight[i],
     };
-    for list in &mut children {
-        list.sort_by_key(node_first);
-    }
     let mut out = vec![0.0; tenants];
     // (node, weight it gets), depth first from the root.
     let mut stack: Vec<(usize, f64)> = vec![(entities, 1.0)];

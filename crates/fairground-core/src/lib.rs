@@ -10,6 +10,7 @@ pub mod fairness;
 pub mod frontier;
 pub mod lp;
 pub mod metrics;
+pub mod order;
 pub mod policies;
 pub mod presets;
 pub mod properties;

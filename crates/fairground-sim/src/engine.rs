@@ -8,6 +8,7 @@ use crate::metrics::{Recorder, SimResult};
 use crate::mixed::MixedRate;
 use crate::model::{Cluster, Job, SimError};
 use crate::schedulers::{JobState, Piece, Placement, Ran, RoundView, Scheduler};
+use fairground_core::order::sort_indices_by;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimConfig {
@@ -423,7 +424,7 @@ impl<'a> Simulation<'a> {
     ) -> Result<Simulation<'a>, SimError> {
         validate(cluster, jobs, config)?;
         let mut order: Vec<usize> = (0..jobs.len()).collect();
-        order.sort_by(|&a, &b| {
+        sort_indices_by(&mut order, &|a, b| {
             jobs[a]
                 .arrival
                 .total_cmp(&jobs[b].arrival)

@@ -16,6 +16,7 @@
 //! On one type both rules give `rate[h]` for `n` GPUs, exactly the measured figure.
 
 use crate::model::{Cluster, Job};
+use fairground_core::order::sort_indices_by;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -80,7 +81,9 @@ impl MixedRate {
         let mut types: Vec<usize> = (0..cluster.types.len())
             .filter(|&h| job.rate[h] > 0.0 && job.fits_alone(cluster, h))
             .collect();
-        types.sort_by(|&a, &b| job.rate[b].total_cmp(&job.rate[a]).then(a.cmp(&b)));
+        sort_indices_by(&mut types, &|a, b| {
+            job.rate[b].total_cmp(&job.rate[a]).then(a.cmp(&b))
+        });
         let mut gpus = vec![0u32; cluster.types.len()];
         let mut left = job.scale_factor;
         for h in types {

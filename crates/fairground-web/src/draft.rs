@@ -3,7 +3,7 @@
 //! parsed from it, with every problem located by the same paths the engine uses.
 
 use crate::paste::parse_number;
-use fairground_core::{GpuType, Normalization, Problem, Scenario, Tenant};
+use fairground_core::{Entity, GpuType, Normalization, Problem, Scenario, Tenant, Within};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -23,6 +23,20 @@ pub struct DraftTenant {
     /// existed read as empty.)
     #[serde(default)]
     pub work: String,
+    /// The entity it belongs to, by name; empty means the top level.
+    #[serde(default)]
+    pub entity: String,
+}
+
+/// One entity (a group of tenants, for gavel-hierarchical), as text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DraftEntity {
+    pub name: String,
+    pub weight: String,
+    /// `fairness` or `fifo`.
+    pub within: String,
+    /// Empty means the top level.
+    pub parent: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,6 +44,9 @@ pub struct Draft {
     pub types: Vec<DraftType>,
     pub tenants: Vec<DraftTenant>,
     pub normalization: String,
+    /// (Drafts saved before entities existed read as none.)
+    #[serde(default)]
+    pub entities: Vec<DraftEntity>,
 }
 
 /// One editable cell.
@@ -42,6 +59,11 @@ pub enum Cell {
     MaxGpus(usize),
     Work(usize),
     Throughput(usize, usize),
+    /// A tenant's entity.
+    Entity(usize),
+    EntityName(usize),
+    EntityWeight(usize),
+    EntityParent(usize),
 }
 
 impl Cell {
@@ -55,6 +77,10 @@ impl Cell {
             Cell::MaxGpus(i) => format!("tenants[{i}].max_gpus"),
             Cell::Work(i) => format!("tenants[{i}].work"),
             Cell::Throughput(i, j) => format!("tenants[{i}].throughput[{j}]"),
+            Cell::Entity(i) => format!("tenants[{i}].entity"),
+            Cell::EntityName(e) => format!("entities[{e}].name"),
+            Cell::EntityWeight(e) => format!("entities[{e}].weight"),
+            Cell::EntityParent(e) => format!("entities[{e}].parent"),
         }
     }
 }
@@ -83,9 +109,20 @@ impl Draft {
                     max_gpus: t.max_gpus.map(number_text).unwrap_or_default(),
                     throughput: t.throughput.iter().map(|&x| number_text(x)).collect(),
                     work: t.work.map(number_text).unwrap_or_default(),
+                    entity: t.entity.clone().unwrap_or_default(),
                 })
                 .collect(),
             normalization: String::from(s.normalization.clone()),
+            entities: s
+                .entities
+                .iter()
+                .map(|e| DraftEntity {
+                    name: e.name.clone(),
+                    weight: number_text(e.weight),
+                    within: e.within.as_str().to_string(),
+                    parent: e.parent.clone().unwrap_or_default(),
+                })
+                .collect(),
         }
     }
 
@@ -149,7 +186,25 @@ impl Draft {
                     .enumerate()
                     .map(|(j, x)| number(x, Cell::Throughput(i, j), "throughput per GPU"))
                     .collect(),
-                entity: None,
+                entity: optional_text(&t.entity),
+            })
+            .collect();
+        let entities = self
+            .entities
+            .iter()
+            .enumerate()
+            .map(|(e, entity)| Entity {
+                name: entity.name.trim().to_string(),
+                weight: if entity.weight.trim().is_empty() {
+                    1.0
+                } else {
+                    number(&entity.weight, Cell::EntityWeight(e), "a weight > 0")
+                },
+                within: match entity.within.trim() {
+                    "fifo" => Within::Fifo,
+                    _ => Within::Fairness,
+                },
+                parent: optional_text(&entity.parent),
             })
             .collect();
         // Whole-number counts: checked here because the engine's count is an integer.
@@ -169,7 +224,7 @@ impl Draft {
                 gpu_types,
                 tenants,
                 normalization: Normalization::from(self.normalization.clone()),
-                entities: Vec::new(),
+                entities,
             })
         } else {
             Err(problems)
@@ -190,6 +245,10 @@ impl Draft {
                 .get(i)
                 .and_then(|t| t.throughput.get(j))
                 .map_or(empty, |s| s),
+            Cell::Entity(i) => self.tenants.get(i).map_or(empty, |t| &t.entity),
+            Cell::EntityName(e) => self.entities.get(e).map_or(empty, |x| &x.name),
+            Cell::EntityWeight(e) => self.entities.get(e).map_or(empty, |x| &x.weight),
+            Cell::EntityParent(e) => self.entities.get(e).map_or(empty, |x| &x.parent),
         }
     }
 
@@ -206,6 +265,10 @@ impl Draft {
                 .tenants
                 .get_mut(i)
                 .and_then(|t| t.throughput.get_mut(j)),
+            Cell::Entity(i) => self.tenants.get_mut(i).map(|t| &mut t.entity),
+            Cell::EntityName(e) => self.entities.get_mut(e).map(|x| &mut x.name),
+            Cell::EntityWeight(e) => self.entities.get_mut(e).map(|x| &mut x.weight),
+            Cell::EntityParent(e) => self.entities.get_mut(e).map(|x| &mut x.parent),
         };
         if let Some(slot) = slot {
             *slot = text.to_string();
@@ -264,7 +327,33 @@ impl Draft {
             max_gpus: String::new(),
             work: String::new(),
             throughput: vec!["1".into(); self.types.len()],
+            entity: String::new(),
         });
+    }
+
+    /// A new top-level entity with a fresh name, weight 1, sharing by fairness.
+    pub fn add_entity(&mut self) {
+        let name = Self::fresh_name(|n| self.entities.iter().any(|e| e.name == n), "group");
+        self.entities.push(DraftEntity {
+            name,
+            weight: "1".into(),
+            within: Within::Fairness.as_str().into(),
+            parent: String::new(),
+        });
+    }
+
+    /// Removes entity e; tenants and entities that named it keep the name (and are then
+    /// marked as naming no entity), so nothing typed is lost.
+    pub fn remove_entity(&mut self, e: usize) {
+        if e < self.entities.len() {
+            self.entities.remove(e);
+        }
+    }
+
+    pub fn set_within(&mut self, e: usize, within: &str) {
+        if let Some(entity) = self.entities.get_mut(e) {
+            entity.within = within.to_string();
+        }
     }
 
     pub fn remove_tenant(&mut self, i: usize) {
@@ -296,6 +385,12 @@ impl Draft {
             }
         }
     }
+}
+
+/// Trimmed text, or None when empty.
+fn optional_text(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 #[cfg(test)]
@@ -366,5 +461,31 @@ mod tests {
         let s = d.to_scenario().unwrap();
         assert_eq!(s.tenants[6].throughput, vec![5.0, 6.0, 7.0, 8.0]);
         assert!(s.instance().is_ok());
+    }
+
+    #[test]
+    fn entities_round_trip_and_a_bad_one_is_located() {
+        let s = Scenario::from_json(
+            r#"{"gpu_types": [{"name": "v100", "count": 4}],
+                "entities": [{"name": "lab", "weight": 2, "within": "fifo"},
+                             {"name": "team", "parent": "lab"}],
+                "tenants": [{"name": "a", "throughput": [1], "entity": "team"},
+                            {"name": "b", "throughput": [2]}]}"#,
+        )
+        .unwrap();
+        let mut d = Draft::from_scenario(&s);
+        assert_eq!(d.text(Cell::EntityParent(1)), "lab");
+        assert_eq!(d.to_scenario().unwrap(), s);
+        d.set(Cell::EntityWeight(0), "heavy");
+        d.set(Cell::Entity(1), "nowhere");
+        let problems = d.to_scenario().unwrap_err();
+        assert_eq!(problems[0].path, "entities[0].weight");
+        d.set(Cell::EntityWeight(0), "2");
+        let problems = d.to_scenario().unwrap().instance().unwrap_err();
+        assert_eq!(problems[0].path, "tenants[1].entity");
+        // A draft saved before entities existed still reads.
+        let old = r#"{"types": [], "tenants": [], "normalization": "slowest"}"#;
+        let d: Draft = serde_json::from_str(old).unwrap();
+        assert!(d.entities.is_empty());
     }
 }

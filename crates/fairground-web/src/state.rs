@@ -82,6 +82,10 @@ pub enum Action {
         text: String,
     },
     SetNormalization(String),
+    AddEntity,
+    RemoveEntity(usize),
+    /// An entity's `within` rule: `fairness` or `fifo`.
+    SetWithin(usize, String),
     LoadPreset(String),
     /// A whole scenario from a file or a link.
     Load(Scenario),
@@ -315,6 +319,9 @@ impl Reducible for AppState {
                 next.draft.paste(tenant, gpu, &block);
             }
             Action::SetNormalization(n) => next.draft.normalization = n,
+            Action::AddEntity => next.draft.add_entity(),
+            Action::RemoveEntity(e) => next.draft.remove_entity(e),
+            Action::SetWithin(e, within) => next.draft.set_within(e, &within),
             Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {
                 Some(p) => {
                     next.draft = Draft::from_scenario(&p.scenario);

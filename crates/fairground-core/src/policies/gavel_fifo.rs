@@ -1,4 +1,5 @@
 use super::{Policy, PolicyError, PolicyInfo, Solution};
+use crate::order::sort_indices_by;
 use crate::{Allocation, Instance};
 
 /// Gavel's FIFO allocation (`policies/fifo.py`, `FIFOPolicyWithPerf`, the one its simulator
@@ -38,7 +39,9 @@ impl Policy for GavelFifo {
         let mut gpus = vec![vec![0.0; inst.types()]; inst.tenants()];
         // Types in Gavel's order: sorted by name.
         let mut by_name: Vec<usize> = (0..inst.types()).collect();
-        by_name.sort_by(|&a, &b| inst.type_names[a].cmp(&inst.type_names[b]));
+        sort_indices_by(&mut by_name, &|a, b| {
+            inst.type_names[a].cmp(&inst.type_names[b])
+        });
         let mut served = 0;
         for (i, held) in gpus.iter_mut().enumerate() {
             let fits = |j: usize, free: &[f64]| match inst.cap[i] {

@@ -31,7 +31,7 @@ impl Policy for GavelHierarchical {
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
-        let filled = water_filling(inst, |frozen| {
+        let filled = water_filling(inst, &|frozen| {
             priority_weights(&inst.entities, &inst.weight, frozen)
         })?;
         let objective = filled.levels.iter().copied().fold(f64::INFINITY, f64::min);

@@ -23,7 +23,7 @@ impl Policy for GavelWaterFilling {
     }
 
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
-        let filled = water_filling(inst, |frozen| {
+        let filled = water_filling(inst, &|frozen| {
             (0..inst.tenants())
                 .map(|i| if frozen[i] { 0.0 } else { inst.weight[i] })
                 .collect()
@@ -77,7 +77,7 @@ pub(super) struct Filled {
 /// progress. The allocation is the last round's solution, as Gavel's.
 pub(super) fn water_filling(
     inst: &Instance,
-    priority: impl Fn(&[bool]) -> Vec<f64>,
+    priority: &dyn Fn(&[bool]) -> Vec<f64>,
 ) -> Result<Filled, PolicyError> {
     let n = inst.tenants();
     let unit: Vec<Vec<f64>> = (0..n)

@@ -1,5 +1,6 @@
 use super::{greedy_fastest, Placement, RoundView, Scheduler};
 use crate::model::SimError;
+use fairground_core::order::sort_indices_by;
 
 /// Least attained service (Tiresias-style), preemptive at round boundaries: jobs ordered by
 /// GPU-seconds received so far (ties by arrival), each on the fastest type with room.
@@ -12,7 +13,7 @@ impl Scheduler for Las {
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
         let mut order: Vec<usize> = (0..view.active.len()).collect();
-        order.sort_by(|&a, &b| {
+        sort_indices_by(&mut order, &|a, b| {
             view.active[a]
                 .attained_gpu_s
                 .total_cmp(&view.active[b].attained_gpu_s)

@@ -25,6 +25,7 @@
 use super::{Piece, Placement, RoundView, Scheduler, Sharing};
 use crate::model::{Job, SimError};
 use crate::sharing::{Accumulation, Interference};
+use fairground_core::order::sort_indices_by;
 use std::collections::BTreeMap;
 
 /// How partners are chosen.
@@ -210,7 +211,9 @@ impl Scheduler for SjfShare {
             let mut types: Vec<usize> = (0..cluster.types.len())
                 .filter(|&j| job_a.rate[j] > 0.0 && job_a.fits_alone(cluster, j))
                 .collect();
-            types.sort_by(|&x, &y| job_a.rate[y].total_cmp(&job_a.rate[x]).then(x.cmp(&y)));
+            sort_indices_by(&mut types, &|x, y| {
+                job_a.rate[y].total_cmp(&job_a.rate[x]).then(x.cmp(&y))
+            });
             for j in types {
                 if layouts[j].is_none() {
                     layouts[j] = Some(layout(cluster, &occupants, &self.running, j));

@@ -1,5 +1,6 @@
 use super::{greedy_fastest, Placement, RoundView, Scheduler};
 use crate::model::SimError;
+use fairground_core::order::sort_indices_by;
 
 /// Shortest remaining time first, preemptive at round boundaries: jobs ordered by remaining
 /// steps over their best rate (ties by arrival), each on the fastest type with room.
@@ -19,7 +20,9 @@ impl Scheduler for Srtf {
                     .max(f64::MIN_POSITIVE)
         };
         let mut order: Vec<usize> = (0..view.active.len()).collect();
-        order.sort_by(|&a, &b| remaining(a).total_cmp(&remaining(b)).then(a.cmp(&b)));
+        sort_indices_by(&mut order, &|a, b| {
+            remaining(a).total_cmp(&remaining(b)).then(a.cmp(&b))
+        });
         Ok(greedy_fastest(view, order))
     }
 }

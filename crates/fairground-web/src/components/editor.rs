@@ -111,6 +111,10 @@ pub fn Editor(props: &EditorProps) -> Html {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::AddTenant))
     };
+    let add_entity = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddEntity))
+    };
     let type_name = |j: usize| {
         draft
             .types
@@ -183,6 +187,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                     <th>{ "tenant" }</th><th>{ "weight" }</th><th>{ "max GPUs" }</th>
                     { for (0..draft.types.len()).map(|j| html! { <th>{ type_name(j) }</th> }) }
                     <th title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
+                    <th title="the entity (group) it belongs to, for gavel-hierarchical (empty: top level)">{ "entity" }</th>
                     <th></th>
                 </tr></thead>
                 <tbody>
@@ -195,6 +200,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                             <td>{ cell(Cell::Throughput(i, j), format!("throughput of {} on {}", tenant_name(i), type_name(j)), true, true) }</td>
                         }) }
                         <td>{ cell(Cell::Work(i), format!("work left of {}", tenant_name(i)), true, false) }</td>
+                        <td>{ cell(Cell::Entity(i), format!("entity of {}", tenant_name(i)), false, false) }</td>
                         <td class="row-tools">
                             <button type="button" aria-label={format!("move {} up", tenant_name(i))} onclick={{
                                 let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveTenant(i, -1)))
@@ -211,6 +217,49 @@ pub fn Editor(props: &EditorProps) -> Html {
             </table>
             </div>
             <button type="button" onclick={add_tenant} data-testid="add-tenant">{ "+ tenant" }</button>
+
+            <h3>{ "Entities" }</h3>
+            <p class="hint">{ "Groups of tenants for gavel-hierarchical: each gets a share by its weight, \
+                               which its members split by fairness (their weights) or FIFO (in list order). \
+                               A tenant names its entity in the entity column; an entity may sit in a parent." }</p>
+            if !draft.entities.is_empty() {
+                <table class="entities" data-testid="entities-table">
+                    <thead><tr>
+                        <th>{ "entity" }</th><th>{ "weight" }</th><th>{ "within" }</th><th>{ "parent" }</th><th></th>
+                    </tr></thead>
+                    <tbody>
+                    { for draft.entities.iter().enumerate().map(|(e, entity)| {
+                        let on_within = {
+                            let state = state.clone();
+                            Callback::from(move |ev: Event| {
+                                let select: web_sys::HtmlSelectElement = ev.target_unchecked_into();
+                                state.dispatch(Action::SetWithin(e, select.value()));
+                            })
+                        };
+                        html! {
+                            <tr>
+                                <td>{ cell(Cell::EntityName(e), format!("name of entity {}", e + 1), false, false) }</td>
+                                <td>{ cell(Cell::EntityWeight(e), format!("weight of entity {}", entity.name), true, false) }</td>
+                                <td>
+                                    <select aria-label={format!("how {} shares", entity.name)} onchange={on_within}
+                                            data-path={format!("entities[{e}].within")}>
+                                        { for ["fairness", "fifo"].into_iter().map(|w| html! {
+                                            <option value={w} selected={entity.within == w}>{ w }</option>
+                                        }) }
+                                    </select>
+                                </td>
+                                <td>{ cell(Cell::EntityParent(e), format!("parent of entity {}", entity.name), false, false) }</td>
+                                <td class="row-tools">
+                                    <button type="button" aria-label={format!("remove entity {}", entity.name)}
+                                            onclick={dispatch(Action::RemoveEntity, e)}>{ "✕" }</button>
+                                </td>
+                            </tr>
+                        }
+                    }) }
+                    </tbody>
+                </table>
+            }
+            <button type="button" onclick={add_entity} data-testid="add-entity">{ "+ entity" }</button>
 
             if !state.problems.is_empty() {
                 <ul class="errors" role="alert" data-testid="problems">

@@ -4,6 +4,7 @@ use super::{Placement, RoundView, Scheduler};
 use crate::model::SimError;
 use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
+use fairground_core::order::sort_indices_by;
 use fairground_core::policies::IncrementalLas;
 use fairground_core::{policies, Entity, GpuType, Normalization, Policy, Scenario, Tenant, Within};
 use std::collections::BTreeMap;
@@ -123,7 +124,7 @@ fn gavel_type_order(cluster: &Cluster) -> Vec<usize> {
         _ => 3,
     };
     let mut order: Vec<usize> = (0..cluster.types.len()).collect();
-    order.sort_by(|&a, &b| {
+    sort_indices_by(&mut order, &|a, b| {
         let (a, b) = (&cluster.types[a], &cluster.types[b]);
         rank(a).cmp(&rank(b)).then(a.cmp(b))
     });

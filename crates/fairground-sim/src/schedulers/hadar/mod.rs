@@ -49,6 +49,7 @@ use crate::mixed::MixedRate;
 use crate::model::{Cluster, Job, SimError};
 use crate::pool::GpuPool;
 use crate::schedulers::{Placement, RoundView, Scheduler};
+use fairground_core::order::sort_indices_by;
 use prices::{
     best_plan, compositions, lower_bound, outlives_horizon, refused_however_long, Offer, PriceBook,
 };
@@ -338,7 +339,9 @@ impl Scheduler for Hadar {
                 for s in view.active {
                     slot[s.job] = usize::MAX;
                 }
-                turns.sort_by(|&a, &b| left[a].total_cmp(&left[b]).then(a.cmp(&b)));
+                sort_indices_by(&mut turns, &|a, b| {
+                    left[a].total_cmp(&left[b]).then(a.cmp(&b))
+                });
                 self.last_turns = turns.iter().map(|&k| view.active[k].job).collect();
                 turns
             }

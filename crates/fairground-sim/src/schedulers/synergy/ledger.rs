@@ -3,6 +3,7 @@
 
 use crate::model::{Cluster, Job};
 use crate::schedulers::{Piece, Placement};
+use fairground_core::order::sort_indices_by;
 
 /// Slack for sums of fractional cores and GB.
 const EPS: f64 = 1e-9;
@@ -188,7 +189,9 @@ impl<'a> Ledger<'a> {
                 .into_iter()
                 .filter(|&s| !self.free_gpus[s].is_empty())
                 .collect();
-            by_free.sort_by_key(|&s| (self.free_gpus[s].len(), s));
+            sort_indices_by(&mut by_free, &|a, b| {
+                (self.free_gpus[a].len(), a).cmp(&(self.free_gpus[b].len(), b))
+            });
             let mut need = gpus;
             for s in by_free {
                 if need == 0 {
@@ -208,7 +211,7 @@ impl<'a> Ledger<'a> {
             let mut peers: Vec<usize> = (0..self.placed.len())
                 .filter(|&k| self.placed[k].pieces.iter().any(|p| p.server == s))
                 .collect();
-            peers.sort_by(|&a, &b| {
+            sort_indices_by(&mut peers, &|a, b| {
                 let (pa, pb) = (&self.placed[a], &self.placed[b]);
                 pa.pieces
                     .len()

@@ -25,6 +25,7 @@ mod opt;
 
 use super::{JobState, Placement, RoundView, Scheduler};
 use crate::model::{Job, SimError};
+use fairground_core::order::sort_indices_by;
 use ledger::{Demand, Ledger};
 
 /// How CPU and memory are given out.
@@ -143,7 +144,9 @@ impl Synergy {
         };
         let keys: Vec<f64> = view.active.iter().map(key).collect();
         let mut order: Vec<usize> = (0..view.active.len()).collect();
-        order.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]).then(a.cmp(&b)));
+        sort_indices_by(&mut order, &|a, b| {
+            keys[a].total_cmp(&keys[b]).then(a.cmp(&b))
+        });
         order
     }
 }

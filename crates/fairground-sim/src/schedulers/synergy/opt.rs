@@ -32,6 +32,7 @@
 use super::ledger::{Demand, Ledger};
 use super::RoundView;
 use crate::model::{Job, SimError};
+use fairground_core::order::sort_indices_by;
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use std::collections::BTreeMap;
 
@@ -227,7 +228,7 @@ pub fn place(
         }
     };
     let mut packing: Vec<usize> = (0..jobs.len()).collect();
-    packing.sort_by(|&a, &b| {
+    sort_indices_by(&mut packing, &|a, b| {
         let (ja, jb) = (jobs[a].1, jobs[b].1);
         jb.scale_factor
             .cmp(&ja.scale_factor)
