@@ -128,36 +128,48 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Option<
         }
     }
     // A cycle: following parents from an entity comes back to it. Reported once, at the
-    // cycle's first entity in the list, with the loop spelled out.
-    let mut reported = vec![false; entities.len()];
+    // cycle's first entity in the list, with the loop spelled out from there. Each entity is
+    // walked once (0: not seen, 1: on the walk now, 2: done), so a long chain of parents costs
+    // its length, not its square.
+    let mut state = vec![0u8; entities.len()];
+    let mut cycles: Vec<Vec<usize>> = Vec::new();
     for start in 0..entities.len() {
-        let mut path = vec![start];
-        let mut at = parent[start];
-        while let Some(p) = at {
-            if p == start {
-                if !path.iter().any(|&k| reported[k]) {
-                    path.iter().for_each(|&k| reported[k] = true);
-                    let names: Vec<&str> = path
-                        .iter()
-                        .chain(std::iter::once(&start))
-                        .map(|&k| entities[k].name.as_str())
-                        .collect();
-                    problems.push(Problem::new(
-                        format!("entities[{start}].parent"),
-                        format!(
-                            "the entities form a cycle ({}): an entity cannot be inside itself",
-                            names.join(" -> ")
-                        ),
-                    ));
+        let mut path = Vec::new();
+        let mut at = Some(start);
+        while let Some(k) = at {
+            match state[k] {
+                2 => break,
+                1 => {
+                    let from = path.iter().position(|&p| p == k).unwrap_or(0);
+                    let mut cycle = path[from..].to_vec();
+                    let first = (0..cycle.len()).min_by_key(|&c| cycle[c]).unwrap_or(0);
+                    cycle.rotate_left(first);
+                    cycles.push(cycle);
+                    break;
                 }
-                break;
+                _ => {
+                    state[k] = 1;
+                    path.push(k);
+                    at = parent[k];
+                }
             }
-            if path.contains(&p) || path.len() > entities.len() {
-                break; // a cycle not through `start`: reported from its own entity
-            }
-            path.push(p);
-            at = parent[p];
         }
+        path.iter().for_each(|&k| state[k] = 2);
+    }
+    cycles.sort_by_key(|cycle| cycle[0]);
+    for cycle in cycles {
+        let names: Vec<&str> = cycle
+            .iter()
+            .chain(std::iter::once(&cycle[0]))
+            .map(|&k| entities[k].name.as_str())
+            .collect();
+        problems.push(Problem::new(
+            format!("entities[{}].parent", cycle[0]),
+            format!(
+                "the entities form a cycle ({}): an entity cannot be inside itself",
+                names.join(" -> ")
+            ),
+        ));
     }
     let mut entity_of = vec![None; scenario.tenants.len()];
     for (i, tenant) in scenario.tenants.iter().enumerate() {
@@ -410,6 +422,36 @@ mod tests {
         assert_eq!(
             problems(&s),
             ["entities[0].parent: the entities form a cycle (A -> A): an entity cannot be inside itself"]
+        );
+    }
+
+    #[test]
+    fn a_long_chain_and_two_cycles() {
+        // 3,000 entities in one chain (each inside the next) with the tenant at the bottom:
+        // valid, and walked once each.
+        let chain: Vec<String> = (0..3000)
+            .map(|k| match k {
+                2999 => format!(r#"{{"name": "e{k}"}}"#),
+                _ => format!(r#"{{"name": "e{k}", "parent": "e{}"}}"#, k + 1),
+            })
+            .collect();
+        let s = scenario(
+            &format!("[{}]", chain.join(", ")),
+            &[("t", Some("e0"), 1.0)],
+        );
+        assert!(s.instance().is_ok());
+        // X -> Y -> X and, listed before it, Z inside Y: one cycle, reported at X; W -> W too.
+        let s = scenario(
+            r#"[{"name": "Z", "parent": "Y"}, {"name": "X", "parent": "Y"},
+                {"name": "Y", "parent": "X"}, {"name": "W", "parent": "W"}]"#,
+            &[("t", Some("Z"), 1.0), ("u", Some("W"), 1.0)],
+        );
+        assert_eq!(
+            problems(&s),
+            [
+                "entities[1].parent: the entities form a cycle (X -> Y -> X): an entity cannot be inside itself",
+                "entities[3].parent: the entities form a cycle (W -> W): an entity cannot be inside itself",
+            ]
         );
     }
 
