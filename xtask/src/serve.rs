@@ -1,11 +1,21 @@
-//! A small static file server for dist/ (tiny_http): `.wasm` goes out as `application/wasm`,
-//! which browsers require for streaming compilation.
+//! A small static file server for dist/: `.wasm` goes out as `application/wasm`, which browsers
+//! require for streaming compilation.
+//!
+//! Written on std's `TcpListener`, one thread per connection and one request per connection
+//! (`Connection: close`). It replaced tiny_http 0.12, whose connection pool can leave an
+//! accepted connection unserved: it starts 4 threads, a thread serves one keep-alive connection
+//! until the browser closes it, and when a page opens several connections at once the pool can
+//! count a thread as idle twice and queue a connection behind the busy ones. On a loaded machine
+//! the page's wasm request then waited until a browser closed a connection (about a minute): the
+//! first end-to-end tests of a run failed that way (a Playwright trace showed the request never
+//! answered), reproducibly on a fresh server with the CPUs busy.
 
 use crate::{cmd, project_root, setup};
-use std::io::ErrorKind;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tiny_http::{Header, Response, Server};
+use std::time::Duration;
 
 /// Builds the release site into dist/ with Trunk, offline (tools come from `setup`).
 pub fn build_site(tools: &setup::Tools) -> Result<PathBuf, String> {
@@ -27,24 +37,22 @@ pub fn run(host: &str, port: u16) -> Result<(), String> {
     let tools = setup::for_build()?;
     let dist = build_site(&tools)?;
     let addr = server
-        .server_addr()
-        .to_ip()
-        .ok_or("the server has no IP address")?;
+        .local_addr()
+        .map_err(|e| format!("the server has no address: {e}"))?;
     println!("\nFairground is served at http://{addr}/  (Ctrl-C to stop)");
     handle(server, &dist);
     Ok(())
 }
 
 /// Binds the listening socket, turning the common failures into advice.
-pub fn bind(host: &str, port: u16) -> Result<Server, String> {
-    Server::http((host, port)).map_err(|err| {
-        let kind = err.downcast_ref::<std::io::Error>().map(|e| e.kind());
-        match kind {
-            Some(ErrorKind::AddrInUse) => format!(
+pub fn bind(host: &str, port: u16) -> Result<TcpListener, String> {
+    TcpListener::bind((host, port)).map_err(|err| {
+        match err.kind() {
+            ErrorKind::AddrInUse => format!(
                 "port {port} on {host} is already in use (another server?).\n  \
                  Stop it, or choose another port: cargo xtask serve --port 8081 (or --port 0 for any free port)"
             ),
-            Some(ErrorKind::PermissionDenied) => format!(
+            ErrorKind::PermissionDenied => format!(
                 "not allowed to listen on {host}:{port}; ports below 1024 need root: try --port 8080"
             ),
             _ => format!("cannot listen on {host}:{port}: {err}"),
@@ -52,53 +60,97 @@ pub fn bind(host: &str, port: u16) -> Result<Server, String> {
     })
 }
 
-/// Serves files from `dist` forever (run it on a thread to stop with the process). Each request
-/// is answered on its own thread: answering in turn, one slow reader (a browser that stopped
-/// reading a preloaded 1.5 MB wasm) would hold up every other page's files behind it.
-pub fn handle(server: Server, dist: &Path) {
-    for request in server.incoming_requests() {
+/// Serves files from `dist` forever (run it on a thread to stop with the process), each
+/// connection on its own thread, so one slow reader never holds up another page's files.
+pub fn handle(listener: TcpListener, dist: &Path) {
+    for stream in listener.incoming().flatten() {
         let dist = dist.to_path_buf();
-        std::thread::spawn(move || respond(request, &dist));
+        std::thread::spawn(move || {
+            let _ = respond(stream, &dist);
+        });
     }
 }
 
-/// Answers with the file, tagged by a hash of its bytes: `no-cache` makes the browser ask again
-/// each time (files change between builds), and a matching `If-None-Match` gets 304 with no
-/// body, so the engine's wasm, imported by both workers, crosses the wire once (as on any static
-/// host that sends validators).
-fn respond(request: tiny_http::Request, dist: &Path) {
-    let file = resolve(dist, request.url());
-    match file.as_ref().and_then(|f| std::fs::read(f).ok()) {
-        Some(bytes) => {
-            let etag = format!("\"{:016x}\"", fnv1a(&bytes));
-            let unchanged = request
-                .headers()
-                .iter()
-                .any(|h| h.field.equiv("If-None-Match") && h.value.as_str() == etag);
-            let kind = content_type(file.as_deref().unwrap_or(dist));
-            let headers = [
-                header("Content-Type", kind),
-                header("Cache-Control", "no-cache"),
-                header("ETag", &etag),
-            ];
-            if unchanged {
-                let mut response = Response::empty(304);
-                for h in headers.into_iter().flatten() {
-                    response.add_header(h);
-                }
-                let _ = request.respond(response);
-                return;
-            }
-            let mut response = Response::from_data(bytes);
-            for h in headers.into_iter().flatten() {
-                response.add_header(h);
-            }
-            let _ = request.respond(response);
+/// Most a request's line and headers may take; a static site's requests are far smaller.
+const MAX_HEAD_BYTES: u64 = 64 * 1024;
+
+/// Reads one request and answers it with the file, tagged by a hash of its bytes: `no-cache`
+/// makes the browser ask again each time (files change between builds), and a matching
+/// `If-None-Match` gets 304 with no body, so the engine's wasm, imported by both workers,
+/// crosses the wire once (as on any static host that sends validators).
+fn respond(stream: TcpStream, dist: &Path) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut reader = BufReader::new(stream.try_clone()?.take(MAX_HEAD_BYTES));
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let mut parts = line.split_whitespace();
+    let (method, url) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    let mut if_none_match = None;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header.trim().is_empty() {
+            break;
         }
-        None => {
-            let _ = request.respond(Response::from_string("not found").with_status_code(404));
+        if let Some((name, value)) = header.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("if-none-match") {
+                if_none_match = Some(value.trim().to_string());
+            }
         }
     }
+    let mut out = stream;
+    if method != "GET" && method != "HEAD" {
+        return answer(
+            &mut out,
+            "405 Method Not Allowed",
+            &[],
+            b"only GET and HEAD",
+            true,
+        );
+    }
+    let file = resolve(dist, url);
+    let Some(bytes) = file.as_ref().and_then(|f| std::fs::read(f).ok()) else {
+        return answer(
+            &mut out,
+            "404 Not Found",
+            &[],
+            b"not found",
+            method == "GET",
+        );
+    };
+    let etag = format!("\"{:016x}\"", fnv1a(&bytes));
+    let kind = content_type(file.as_deref().unwrap_or(dist));
+    let headers = [
+        ("Content-Type", kind),
+        ("Cache-Control", "no-cache"),
+        ("ETag", etag.as_str()),
+    ];
+    if if_none_match.as_deref() == Some(etag.as_str()) {
+        return answer(&mut out, "304 Not Modified", &headers, b"", false);
+    }
+    answer(&mut out, "200 OK", &headers, &bytes, method == "GET")
+}
+
+/// Writes a response that closes the connection.
+fn answer(
+    out: &mut TcpStream,
+    status: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    with_body: bool,
+) -> std::io::Result<()> {
+    let mut head = format!("HTTP/1.1 {status}\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        if with_body { body.len() } else { 0 }
+    ));
+    out.write_all(head.as_bytes())?;
+    if with_body {
+        out.write_all(body)?;
+    }
+    out.flush()
 }
 
 /// FNV-1a, 64-bit: a content tag, not a security measure.
@@ -106,11 +158,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
-}
-
-/// A header from constant ASCII text; tiny_http rejects only non-ASCII, so None never happens here.
-fn header(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
 }
 
 /// Maps a URL path to a file inside `dist`; `/` is index.html; nothing outside `dist` is served.
@@ -162,10 +209,57 @@ mod tests {
         std::fs::remove_dir_all(&dist).unwrap();
     }
 
+    /// Sends `request` to a server over `dist` and returns the whole answer as text.
+    fn ask(dist: &Path, request: &str) -> String {
+        let listener = bind("127.0.0.1", 0).unwrap();
+        let addr = listener.local_addr().unwrap();
+        let serving = dist.to_path_buf();
+        std::thread::spawn(move || handle(listener, &serving));
+        let mut stream = TcpStream::connect(addr).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    }
+
+    #[test]
+    fn answers_files_validators_and_misses_then_closes() {
+        let dist = std::env::temp_dir().join(format!("fg-serve-answer-{}", std::process::id()));
+        std::fs::create_dir_all(&dist).unwrap();
+        std::fs::write(dist.join("app.wasm"), b"\0asm").unwrap();
+        let ok = ask(&dist, "GET /app.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
+        assert!(ok.contains("Content-Type: application/wasm\r\n"), "{ok}");
+        assert!(ok.contains("Content-Length: 4\r\n") && ok.contains("Connection: close\r\n"));
+        assert!(ok.ends_with("\r\n\r\n\0asm"), "{ok:?}");
+        let etag = ok
+            .lines()
+            .find_map(|l| l.strip_prefix("ETag: "))
+            .unwrap()
+            .to_string();
+        let again = ask(
+            &dist,
+            &format!("GET /app.wasm HTTP/1.1\r\nIf-None-Match: {etag}\r\n\r\n"),
+        );
+        assert!(
+            again.starts_with("HTTP/1.1 304 Not Modified\r\n"),
+            "{again}"
+        );
+        assert!(again.ends_with("Content-Length: 0\r\nConnection: close\r\n\r\n"));
+        let missing = ask(&dist, "GET /nothing.js HTTP/1.1\r\n\r\n");
+        assert!(
+            missing.starts_with("HTTP/1.1 404 Not Found\r\n"),
+            "{missing}"
+        );
+        let post = ask(&dist, "POST / HTTP/1.1\r\n\r\n");
+        assert!(post.starts_with("HTTP/1.1 405"), "{post}");
+        std::fs::remove_dir_all(&dist).unwrap();
+    }
+
     #[test]
     fn a_busy_port_says_what_to_do() {
         let first = bind("127.0.0.1", 0).unwrap();
-        let port = first.server_addr().to_ip().unwrap().port();
+        let port = first.local_addr().unwrap().port();
         let err = bind("127.0.0.1", port).err().unwrap();
         assert!(
             err.contains("already in use") && err.contains("--port"),

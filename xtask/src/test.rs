@@ -81,9 +81,8 @@ pub fn run() -> Result<(), String> {
     let url = format!(
         "http://{}/",
         server
-            .server_addr()
-            .to_ip()
-            .ok_or("the test server has no IP address")?
+            .local_addr()
+            .map_err(|e| format!("the test server has no address: {e}"))?
     );
     let serving = dist.clone();
     std::thread::spawn(move || serve::handle(server, &serving));
