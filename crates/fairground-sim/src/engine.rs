@@ -639,6 +639,7 @@ impl<'a> Simulation<'a> {
         self.last_round.clear();
         for (p, (state, rate, overhead, finish)) in placements.into_iter().zip(runs) {
             let held_until = finish.min(end);
+            let done = finish <= end + 1e-9;
             // One entry per (job, type); a job is placed once a round, so only its own entries
             // (the last ones pushed) need looking at.
             let own = self.last_round.len();
@@ -652,6 +653,7 @@ impl<'a> Simulation<'a> {
                         job: p.job,
                         gpu_type,
                         seconds: held_until - t,
+                        finished: done,
                     });
                 }
             }
@@ -662,7 +664,7 @@ impl<'a> Simulation<'a> {
             for piece in &p.pieces {
                 s.time_on_type[cluster.servers[piece.server].gpu_type] += held_until - t;
             }
-            if finish <= end + 1e-9 {
+            if done {
                 s.remaining_steps = 0.0;
                 self.recorder.finish(p.job, finish);
                 if let (Some(left), Some((from, to))) =

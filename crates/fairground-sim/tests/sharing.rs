@@ -140,6 +140,7 @@ fn tiresias_demotes_at_its_threshold_and_promotes_the_starved() {
         job: 0,
         gpu_type: 0,
         seconds: 60.0,
+        finished: false,
     }];
     let mut view = RoundView {
         now: 900.0,

@@ -100,6 +100,8 @@ pub struct Ran {
     pub gpu_type: usize,
     /// From the round's start to when the job stopped (its finish or the round's end).
     pub seconds: f64,
+    /// The job finished in that round (it is no longer active).
+    pub finished: bool,
 }
 
 /// Everything a scheduler may look at when a round starts.

@@ -1,4 +1,6 @@
 mod book;
+mod lists;
+mod shares;
 
 use super::{Placement, RoundView, Scheduler};
 use crate::model::SimError;
@@ -62,9 +64,20 @@ pub struct GavelRounds {
     interval: f64,
     /// The active jobs (in arrival order) the allocation was computed for.
     allocated_for: Vec<usize>,
-    /// x[job] over cluster types; empty for jobs without an allocation.
-    x: Vec<Vec<f64>>,
+    /// x per job over cluster types; none for jobs without an allocation.
+    shares: shares::Shares,
     book: Option<book::Book>,
+    /// The types' lists, kept between rounds ([`lists`]).
+    lists: Option<lists::Lists>,
+    /// Jobs arrived or left since the allocation was computed.
+    active_changed: bool,
+    /// Scratch: the jobs that arrived since the last round.
+    arrived: Vec<usize>,
+    /// Lists every type the full way too, and fails the round if the kept lists pick
+    /// differently. For tests.
+    check_lists: bool,
+    /// Types walked from the kept lists, and listed the full way.
+    walks: (usize, usize),
     /// The latest arrival in the workload.
     last_arrival: f64,
     /// Scratch reused every round: whether a job was picked.
@@ -140,6 +153,8 @@ enum Warm {
 
 struct WarmLas {
     las: IncrementalLas,
+    /// GPUs per job of each class.
+    job_gpus: Vec<f64>,
     /// class[job]: the job's class, or None for a job that can run nowhere.
     class: Vec<Option<usize>>,
 }
@@ -163,7 +178,7 @@ fn per_gpu_rates(cluster: &Cluster, job: &Job) -> Vec<f64> {
 
 /// LAS's objective for per-job x: min over active jobs of sum_j T_ij s_i x_ij / prop_i, with
 /// T per GPU as the policy saw it (types too small for the job masked).
-fn lowest_normalised_throughput(view: &RoundView, x: &[Vec<f64>]) -> f64 {
+fn lowest_normalised_throughput(view: &RoundView, x: &shares::Shares) -> f64 {
     let cluster = view.cluster;
     let gpus: Vec<f64> = (0..cluster.types.len())
         .map(|j| f64::from(cluster.gpus_of_type(j)))
@@ -176,7 +191,12 @@ fn lowest_normalised_throughput(view: &RoundView, x: &[Vec<f64>]) -> f64 {
             let rates = per_gpu_rates(cluster, job);
             let prop = rates.iter().zip(&gpus).map(|(r, n)| r * n).sum::<f64>() / total;
             let sf = f64::from(job.scale_factor);
-            let got: f64 = x[s.job].iter().zip(&rates).map(|(x, r)| x * r * sf).sum();
+            let got: f64 = x
+                .of(s.job)
+                .iter()
+                .zip(&rates)
+                .map(|(x, r)| x * r * sf)
+                .sum();
             got / prop
         })
         .fold(f64::INFINITY, f64::min)
@@ -218,26 +238,36 @@ impl WarmLas {
             .map(|j| f64::from(cluster.gpus_of_type(j)))
             .collect();
         let las = IncrementalLas::new(&throughput, &job_gpus, &count).ok()?;
-        Some(WarmLas { las, class })
+        Some(WarmLas {
+            las,
+            job_gpus,
+            class,
+        })
     }
 
-    /// x for every active job, or None when the full model must decide.
-    fn allocate(&mut self, view: &RoundView) -> Option<Vec<(usize, Vec<f64>)>> {
-        let mut members = vec![0; self.las.classes()];
+    /// Writes x for every active job (one row per class with members), or returns false
+    /// when the full model must decide.
+    fn allocate(&mut self, view: &RoundView, x: &mut shares::Shares) -> bool {
+        let mut members = vec![0usize; self.las.classes()];
         for s in view.active {
-            members[self.class[s.job]?] += 1;
+            match self.class[s.job] {
+                Some(c) => members[c] += 1,
+                None => return false,
+            }
         }
-        let shares = self.las.solve(&members).ok()??;
-        Some(
-            view.active
-                .iter()
-                .map(|s| {
-                    let c = self.class[s.job].unwrap_or_default();
-                    let per_job = members[c] as f64 * f64::from(view.jobs[s.job].scale_factor);
-                    (s.job, shares.gpus[c].iter().map(|g| g / per_job).collect())
-                })
-                .collect(),
-        )
+        let Ok(Some(shares)) = self.las.solve(&members) else {
+            return false;
+        };
+        let mut row_of_class = vec![usize::MAX; members.len()];
+        for s in view.active {
+            let c = self.class[s.job].unwrap_or_default();
+            if row_of_class[c] == usize::MAX {
+                let per_job = members[c] as f64 * self.job_gpus[c];
+                row_of_class[c] = x.push_row(shares.gpus[c].iter().map(|g| g / per_job).collect());
+            }
+            x.set(s.job, row_of_class[c]);
+        }
+        true
     }
 }
 
@@ -261,8 +291,13 @@ impl GavelRounds {
             policy,
             interval: reallocation_interval_s,
             allocated_for: Vec::new(),
-            x: Vec::new(),
+            shares: shares::Shares::default(),
             book: None,
+            lists: None,
+            active_changed: false,
+            arrived: Vec::new(),
+            check_lists: false,
+            walks: (0, 0),
             last_arrival: 0.0,
             picked: Vec::new(),
             warm: Warm::Untried,
@@ -287,48 +322,59 @@ impl GavelRounds {
         self
     }
 
+    /// Lists every type the full way as well as from the kept lists, and fails the round with
+    /// [`SimError::Policy`] if they pick differently. For tests.
+    pub fn with_list_check(mut self, on: bool) -> Self {
+        self.check_lists = on;
+        self
+    }
+
+    /// How many type walks the kept lists answered, and how many listed the type the full way
+    /// (before the first reset, with W_j = 0, or on a floating-point tie).
+    pub fn walks(&self) -> (usize, usize) {
+        self.walks
+    }
+
     /// How many recomputations the warm LAS path answered.
     pub fn warm_answers(&self) -> usize {
         self.warm_answers
     }
 
     fn recompute(&mut self, view: &RoundView) -> Result<(), SimError> {
-        self.x.iter_mut().for_each(Vec::clear);
-        self.x.resize(view.jobs.len(), Vec::new());
-        if let Some(allocation) = self.warm_allocation(view) {
+        let jobs = view.jobs.len();
+        self.shares.clear(jobs, &self.allocated_for);
+        let active: Vec<usize> = view.active.iter().map(|s| s.job).collect();
+        if self.warm_allocation(view) {
             self.warm_answers += 1;
             if self.fresh_check {
+                let warm_shares = self.shares.clone();
+                let warm = lowest_normalised_throughput(view, &self.shares);
+                self.shares.clear(jobs, &active);
                 self.recompute_fresh(view)?;
-                let fresh = lowest_normalised_throughput(view, &self.x);
-                for (job, x) in &allocation {
-                    self.x[*job].clone_from(x);
-                }
-                let warm = lowest_normalised_throughput(view, &self.x);
+                let fresh = lowest_normalised_throughput(view, &self.shares);
                 if (warm - fresh).abs() > 1e-6 * fresh.abs().max(1e-12) {
                     return Err(SimError::Policy(format!(
                         "warm LAS reached {warm}, a fresh solve {fresh} (t = {:.0} s)",
                         view.now
                     )));
                 }
-            }
-            for (job, x) in allocation {
-                self.x[job] = x;
+                // Keep the warm answer, as without the check.
+                self.shares = warm_shares;
             }
         } else {
+            self.shares.clear(jobs, &active);
             self.recompute_fresh(view)?;
         }
-        for x in &mut self.x {
-            x.iter_mut().for_each(|v| *v = snap(*v));
-        }
-        self.allocated_for.clear();
-        self.allocated_for.extend(view.active.iter().map(|s| s.job));
+        self.allocated_for = active;
+        self.active_changed = false;
         Ok(())
     }
 
-    /// The warm LAS answer, when this policy has one and it applies (see the type's docs).
-    fn warm_allocation(&mut self, view: &RoundView) -> Option<Vec<(usize, Vec<f64>)>> {
+    /// Writes the warm LAS answer, when this policy has one and it applies (see the type's
+    /// docs); false when it does not.
+    fn warm_allocation(&mut self, view: &RoundView) -> bool {
         if self.parties != Parties::JobClasses || self.policy.name() != "gavel-las" {
-            return None;
+            return false;
         }
         if matches!(self.warm, Warm::Untried) {
             self.warm = match WarmLas::build(view.cluster, view.jobs) {
@@ -337,8 +383,8 @@ impl GavelRounds {
             };
         }
         match &mut self.warm {
-            Warm::Ready(warm) => warm.allocate(view),
-            _ => None,
+            Warm::Ready(warm) => warm.allocate(view, &mut self.shares),
+            _ => false,
         }
     }
 
@@ -450,17 +496,28 @@ impl GavelRounds {
                 .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?
         };
         for (t, members) in parties.values().enumerate() {
+            // x depends on the party and the job's scale factor: one row per pair.
+            let mut rows: Vec<(u32, usize)> = Vec::new();
             for &i in members {
-                let s = f64::from(view.jobs[i].scale_factor);
-                let mut x: Vec<f64> = solution.allocation.gpus[t]
-                    .iter()
-                    .map(|g| g / (members.len() as f64 * s))
-                    .collect();
-                let sum: f64 = x.iter().sum();
-                if sum > 1.0 {
-                    x.iter_mut().for_each(|v| *v /= sum);
-                }
-                self.x[i] = x;
+                let sf = view.jobs[i].scale_factor;
+                let row = match rows.iter().find(|(s, _)| *s == sf) {
+                    Some(&(_, row)) => row,
+                    None => {
+                        let s = f64::from(sf);
+                        let mut x: Vec<f64> = solution.allocation.gpus[t]
+                            .iter()
+                            .map(|g| g / (members.len() as f64 * s))
+                            .collect();
+                        let sum: f64 = x.iter().sum();
+                        if sum > 1.0 {
+                            x.iter_mut().for_each(|v| *v /= sum);
+                        }
+                        let row = self.shares.push_row(x);
+                        rows.push((sf, row));
+                        row
+                    }
+                };
+                self.shares.set(i, row);
             }
         }
         Ok(())
@@ -520,13 +577,20 @@ impl Scheduler for GavelRounds {
     }
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
+        let types = view.cluster.types.len();
         if self.book.is_none() {
-            let types = view.cluster.types.len();
             self.book = Some(book::Book::new(view.jobs.len(), types, view.round_s));
+            self.lists = Some(lists::Lists::new(view.jobs, types));
             self.last_arrival = view.jobs.iter().map(|j| j.arrival).fold(0.0, f64::max);
         }
-        if let Some(book) = self.book.as_mut() {
-            book.update(view.last_round, view.active);
+        if let (Some(book), Some(lists)) = (self.book.as_mut(), self.lists.as_mut()) {
+            lists.before_update(book, &self.shares, view.last_round);
+            self.arrived.clear();
+            book.update(view.last_round, view.active, &mut self.arrived);
+            lists.after_update(book, &self.shares, view.last_round, &self.arrived);
+            if !self.arrived.is_empty() || view.last_round.iter().any(|r| r.finished) {
+                self.active_changed = true;
+            }
         }
         let placements = self.pick_and_place(view)?;
         if placements.is_empty() && !view.active.is_empty() && self.last_arrival <= view.now {
@@ -547,26 +611,22 @@ impl GavelRounds {
         let cluster = view.cluster;
         let types = cluster.types.len();
         let book = self.book.as_mut().expect("created by schedule");
-        // Both lists are in arrival order, so equal sequences mean equal sets.
-        let changed = !view
-            .active
-            .iter()
-            .map(|s| s.job)
-            .eq(self.allocated_for.iter().copied());
         let due = view.now - book.last_reset >= self.interval - 1e-9 || book.last_reset == 0.0;
-        if changed && due && !view.active.is_empty() {
-            self.x.resize(view.jobs.len(), Vec::new());
-            book.reset(view.now, &self.x);
+        if self.active_changed && due && !view.active.is_empty() {
+            book.reset(view.now, &self.shares, view.active);
             self.recompute(view)?;
+            let (book, lists) = (self.book.as_ref(), self.lists.as_mut());
+            if let (Some(book), Some(lists)) = (book, lists) {
+                lists.rebuild(book, &self.shares, view.active);
+            }
         }
         let book = self.book.as_ref().expect("created above");
-        self.x.resize(view.jobs.len(), Vec::new());
+        let lists = self.lists.as_mut().expect("created with the book");
 
         // Walk each type's list in turn; pick (job, type) where the job fits.
         self.picked.resize(view.jobs.len(), false);
         let mut left: Vec<u32> = (0..types).map(|j| cluster.gpus_of_type(j)).collect();
         let mut picks: Vec<Vec<usize>> = vec![Vec::new(); types];
-        let mut list: Vec<ListEntry> = Vec::with_capacity(view.active.len());
         let mut walk: Vec<usize> = (0..types).collect();
         if let Some(rng) = self.shuffler.as_mut() {
             if !view.active.is_empty() {
@@ -574,41 +634,63 @@ impl GavelRounds {
                 rng.shuffle(&mut walk);
             }
         }
+        let queue = self.parties == Parties::Queue;
         for &j in &walk {
-            list.clear();
-            for (pos, s) in view.active.iter().enumerate() {
-                let x = &self.x[s.job];
-                let rate = view.jobs[s.job].rate[j];
-                list.push(ListEntry::new(
-                    [
-                        book.priority(s.job, j, x, rate),
-                        book.deficit(s.job, j),
-                        x.get(j).copied().unwrap_or(0.0),
-                    ],
-                    pos,
-                    s.job,
-                ));
+            if left[j] == 0 {
+                continue;
             }
-            // Highest (priority, deficit, x) first, equal keys in arrival order. Only the head
-            // of the list is ever read (a type fills after a few picks), so it is a heap.
-            let mut heap = std::collections::BinaryHeap::from(std::mem::take(&mut list));
-            while left[j] > 0 {
-                let Some(entry) = heap.pop() else { break };
+            let start_left = left[j];
+            // Gavel's step for one listed job: pick it if it fits; the GPUs left after it, or
+            // None once j is full.
+            let step = |picked: &mut [bool],
+                        left: &mut u32,
+                        chosen: &mut Vec<usize>,
+                        i: usize,
+                        priority: f64,
+                        gpus: u32|
+             -> Option<u32> {
                 // Gavel: under FIFO a job with priority 0 on a type is not scheduled there
                 // (the rest of the list has priority 0 too).
-                if self.parties == Parties::Queue && entry.key[0] <= 0.0 {
-                    break;
+                if queue && priority <= 0.0 {
+                    return None;
                 }
-                let i = entry.job;
-                let job = &view.jobs[i];
-                if self.picked[i] || job.rate[j] <= 0.0 || job.scale_factor > left[j] {
-                    continue;
+                if !(picked[i] || gpus > *left) {
+                    *left -= gpus;
+                    picked[i] = true;
+                    chosen.push(i);
                 }
-                left[j] -= job.scale_factor;
-                self.picked[i] = true;
-                picks[j].push(i);
+                (*left > 0).then_some(*left)
+            };
+            let mut chosen = Vec::new();
+            let kept = lists.walkable(j, book)
+                && lists
+                    .walk(j, book, &self.shares, start_left, &mut |i, p, gpus| {
+                        step(&mut self.picked, &mut left[j], &mut chosen, i, p, gpus)
+                    })
+                    .is_ok();
+            if kept {
+                self.walks.0 += 1;
+            } else {
+                self.walks.1 += 1;
             }
-            list = heap.into_vec();
+            if !kept || self.check_lists {
+                let from_lists = std::mem::take(&mut chosen);
+                for &i in &from_lists {
+                    self.picked[i] = false;
+                }
+                left[j] = start_left;
+                full_list(view, book, &self.shares, j, &mut |i, p, gpus| {
+                    step(&mut self.picked, &mut left[j], &mut chosen, i, p, gpus)
+                });
+                if kept && from_lists != chosen {
+                    return Err(SimError::Policy(format!(
+                        "type {j} at t = {:.0} s: the kept lists picked {from_lists:?}, the full \
+                         list {chosen:?}",
+                        view.now
+                    )));
+                }
+            }
+            picks[j] = chosen;
         }
         // Place per type, largest jobs first; a pick without an allocation is not run.
         let mut pool = GpuPool::new(cluster);
@@ -617,7 +699,7 @@ impl GavelRounds {
             picked.sort_by_key(|&i| std::cmp::Reverse(view.jobs[i].scale_factor));
             for &i in picked.iter() {
                 self.picked[i] = false;
-                if self.x[i].is_empty() {
+                if self.shares.row(i).is_none() {
                     continue;
                 }
                 if let Some(pieces) = pool.take(j, view.jobs[i].scale_factor) {
@@ -626,6 +708,46 @@ impl GavelRounds {
             }
         }
         Ok(placements)
+    }
+}
+
+/// Type j's whole list, built from every active job as Gavel builds it, walked with `visit`:
+/// highest (priority, deficit, x) first, equal keys in arrival order. Only the head of the
+/// list is read (a type fills after a few picks), so it is a heap.
+fn full_list(
+    view: &RoundView,
+    book: &book::Book,
+    x: &shares::Shares,
+    j: usize,
+    visit: &mut dyn FnMut(usize, f64, u32) -> Option<u32>,
+) {
+    let list: Vec<ListEntry> = view
+        .active
+        .iter()
+        .enumerate()
+        .map(|(pos, s)| {
+            let xi = x.of(s.job);
+            let rate = view.jobs[s.job].rate[j];
+            ListEntry::new(
+                [
+                    book.priority(s.job, j, xi, rate),
+                    book.deficit(s.job, j),
+                    xi.get(j).copied().unwrap_or(0.0),
+                ],
+                pos,
+                s.job,
+            )
+        })
+        .collect();
+    let mut heap = std::collections::BinaryHeap::from(list);
+    while let Some(entry) = heap.pop() {
+        let job = &view.jobs[entry.job];
+        if job.rate[j] <= 0.0 {
+            continue;
+        }
+        if visit(entry.job, entry.key[0], job.scale_factor).is_none() {
+            break;
+        }
     }
 }
 

@@ -1,0 +1,687 @@
+//! Gavel's per-type lists, kept between rounds so that a round costs what changed in it (the
+//! jobs that ran, arrived or left, and the jobs the walk reads) rather than a pass over every
+//! waiting job.
+//!
+//! Each round, Gavel lists every active job for type j by (priority, deficit, x_ij), highest
+//! first, ties in arrival order, and walks the list until the type is full ([`super::book`]
+//! defines the three). Between two resets almost nothing in those keys moves:
+//! - x and the deficits change only at a reset (the allocation is recomputed right after it);
+//! - a job's time on j changes only when it runs on j;
+//! - priority_ij = x_ij / (jt_ij / W_j), and W_j, type j's total time, changes every round, but it
+//!   is common to all of j's jobs.
+//!
+//! So the jobs with x_ij > 0 are kept in groups of one x row (a class's jobs share their row,
+//! [`super::shares`]; a row's jobs have one scale factor). Within a group x is one number, and
+//! the priority falls as jt rises, so the group's order is (jt ascending, deficit descending,
+//! arrival): members that have not run on j since the reset all have jt = the credit and come
+//! in (deficit, arrival) order from a heap built at the reset ([`Fresh`]); members that ran sit
+//! in a sorted vector by (jt, deficit, arrival), updated as they run. A round merges the groups'
+//! heads by Gavel's own key, the priority computed by [`Book::priority`], so different groups
+//! are ordered by the same floating-point numbers as Gavel's list. Jobs with priority 0 (x_ij =
+//! 0, or no allocation yet) come after, by (deficit, arrival), in one part per scale factor.
+//!
+//! Skipping is Gavel's too: a job that does not fit in the GPUs left is passed over, and as
+//! those only shrink during a walk, a group or part whose jobs need more is left at once.
+//!
+//! The one place floating point could part the two orders: two members of a group with
+//! different jt whose priorities round to the same number (Gavel's list then orders them by
+//! deficit). A walk that meets such a pair reports [`Unordered`], and the caller lists the type
+//! the full way for that round, so the order is always Gavel's. So does a type with W_j = 0,
+//! where every priority is x_ij * 1e9.
+
+use super::super::{JobState, Ran};
+use super::book::Book;
+use super::shares::Shares;
+use super::ListEntry;
+use crate::model::Job;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// A float as a u64 whose unsigned order is the float's order (-0.0 counted as 0.0).
+fn ordered(v: f64) -> u64 {
+    let b = (v + 0.0).to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
+/// The float [`ordered`] was made from (-0.0 comes back as 0.0).
+fn unordered(u: u64) -> f64 {
+    if u >> 63 == 1 {
+        f64::from_bits(u & !(1 << 63))
+    } else {
+        f64::from_bits(!u)
+    }
+}
+
+/// A member at the credit: the greatest comes first (deficit descending, then arrival).
+type FreshKey = (u64, Reverse<u64>, usize);
+
+/// A member that ran: the least comes first (jt ascending, deficit descending, arrival).
+type RanKey = (u64, Reverse<u64>, u64, usize);
+
+/// The walk met two jobs of one group whose order floating point could swap; list the type
+/// the full way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Unordered;
+
+/// Jobs in (deficit descending, arrival) order, fixed from a reset to the next: a heap built
+/// at the reset, and in front of it, in order, what walks have taken from it. A walk reads the
+/// front, then takes more from the heap; entries that died (ran, left) are dropped as met.
+#[derive(Default)]
+struct Fresh {
+    front: Vec<FreshKey>,
+    heap: BinaryHeap<FreshKey>,
+}
+
+impl Fresh {
+    fn reset(&mut self, keys: Vec<FreshKey>) {
+        self.front.clear();
+        self.heap = BinaryHeap::from(keys);
+    }
+
+    fn take_keys(&mut self) -> Vec<FreshKey> {
+        let mut v = std::mem::take(&mut self.heap).into_vec();
+        v.clear();
+        v
+    }
+
+    /// The first live entry at or after `k` in front, taking from the heap as needed; `k`
+    /// moves past dead entries (counted in `dead`).
+    fn peek(
+        &mut self,
+        k: &mut usize,
+        dead: &mut usize,
+        is_dead: &dyn Fn(usize) -> bool,
+    ) -> Option<FreshKey> {
+        loop {
+            if let Some(&key) = self.front.get(*k) {
+                if is_dead(key.2) {
+                    *k += 1;
+                    *dead += 1;
+                    continue;
+                }
+                return Some(key);
+            }
+            let key = self.heap.pop()?;
+            if !is_dead(key.2) {
+                self.front.push(key);
+                return Some(key);
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Group {
+    /// The members' scale factor, if they share one (a row's jobs do).
+    sf: Option<u32>,
+    fresh: Fresh,
+    ran: Vec<RanKey>,
+}
+
+/// Jobs with priority 0 on the type and one scale factor.
+struct ZeroPart {
+    sf: u32,
+    fresh: Fresh,
+    /// Jobs arrived since the reset (deficit 0), in arrival order.
+    arrivals: Vec<usize>,
+}
+
+#[derive(Default)]
+struct TypeList {
+    /// groups[row]: the jobs of that x row with x_row,j > 0 that can run on j.
+    groups: Vec<Group>,
+    /// Jobs with priority 0 that can run on j, by scale factor.
+    zero: Vec<ZeroPart>,
+    /// in_ran[job]: the job is in its group's `ran` vector.
+    in_ran: Vec<bool>,
+}
+
+impl TypeList {
+    fn zero_part(&mut self, sf: u32) -> &mut ZeroPart {
+        let k = match self.zero.iter().position(|p| p.sf == sf) {
+            Some(k) => k,
+            None => {
+                self.zero.push(ZeroPart {
+                    sf,
+                    fresh: Fresh::default(),
+                    arrivals: Vec::new(),
+                });
+                self.zero.len() - 1
+            }
+        };
+        &mut self.zero[k]
+    }
+}
+
+/// One group's head in a walk's merge, ordered by Gavel's key.
+struct Head {
+    entry: ListEntry,
+    group: usize,
+    /// Its jt (ordered), and whether it comes from `ran` (else from `fresh`).
+    jt: u64,
+    from_ran: bool,
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.entry == other.entry
+    }
+}
+impl Eq for Head {}
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Head {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.entry.cmp(&other.entry)
+    }
+}
+
+/// Where a walk stands in one group.
+#[derive(Clone, Copy, Default)]
+struct Cursor {
+    front: usize,
+    ran: usize,
+    dead: usize,
+    /// The jt whose run was checked for a tie with the next jt (u64::MAX: none yet).
+    checked: u64,
+}
+
+/// The lists of every type, and each job's arrival rank.
+pub(super) struct Lists {
+    types: Vec<TypeList>,
+    /// rate[i * types + j] and sf[i]: the jobs' throughputs and scale factors, in one place.
+    rate: Vec<f64>,
+    sf: Vec<u32>,
+    /// seq[job]: its rank in arrival order (Gavel's tie-break).
+    seq: Vec<u64>,
+    next_seq: u64,
+    /// gone[job]: it finished.
+    gone: Vec<bool>,
+    /// Lists exist (from the first reset on).
+    built: bool,
+}
+
+impl Lists {
+    pub fn new(jobs: &[Job], types: usize) -> Lists {
+        Lists {
+            types: (0..types)
+                .map(|_| TypeList {
+                    in_ran: vec![false; jobs.len()],
+                    ..TypeList::default()
+                })
+                .collect(),
+            rate: jobs
+                .iter()
+                .flat_map(|job| (0..types).map(|j| job.rate[j]))
+                .collect(),
+            sf: jobs.iter().map(|job| job.scale_factor).collect(),
+            seq: vec![0; jobs.len()],
+            next_seq: 0,
+            gone: vec![false; jobs.len()],
+            built: false,
+        }
+    }
+
+    fn rate(&self, i: usize, j: usize) -> f64 {
+        self.rate[i * self.types.len() + j]
+    }
+
+    /// Rebuilds every type's lists after a reset and recomputation: every active job's clock is
+    /// the credit, its deficit and x are new.
+    pub fn rebuild(&mut self, book: &Book, x: &Shares, active: &[JobState]) {
+        let types = self.types.len();
+        for (j, list) in self.types.iter_mut().enumerate() {
+            for group in &mut list.groups {
+                for key in &group.ran {
+                    list.in_ran[key.3] = false;
+                }
+                group.ran.clear();
+            }
+            let mut fresh: Vec<Vec<FreshKey>> = list
+                .groups
+                .iter_mut()
+                .map(|g| g.fresh.take_keys())
+                .collect();
+            fresh.resize_with(x.rows(), Vec::new);
+            let mut sf: Vec<Option<Option<u32>>> = vec![None; x.rows()];
+            let mut zero: Vec<(u32, Vec<FreshKey>)> = list
+                .zero
+                .iter_mut()
+                .map(|p| (p.sf, p.fresh.take_keys()))
+                .collect();
+            for s in active {
+                let i = s.job;
+                if self.rate[i * types + j] <= 0.0 {
+                    continue;
+                }
+                let key = (ordered(book.deficit(i, j)), Reverse(self.seq[i]), i);
+                match x.row(i) {
+                    Some(r) if x.row_values(r)[j] > 0.0 => {
+                        fresh[r].push(key);
+                        sf[r] = match sf[r] {
+                            None => Some(Some(self.sf[i])),
+                            Some(Some(s)) if s == self.sf[i] => Some(Some(s)),
+                            _ => Some(None),
+                        };
+                    }
+                    _ => match zero.iter_mut().find(|(s, _)| *s == self.sf[i]) {
+                        Some((_, keys)) => keys.push(key),
+                        None => zero.push((self.sf[i], vec![key])),
+                    },
+                }
+            }
+            list.groups.resize_with(x.rows(), Group::default);
+            list.groups.truncate(x.rows());
+            for ((group, keys), sf) in list.groups.iter_mut().zip(fresh).zip(sf) {
+                group.sf = sf.flatten();
+                group.fresh.reset(keys);
+            }
+            list.zero = zero
+                .into_iter()
+                .filter(|(_, keys)| !keys.is_empty())
+                .map(|(sf, keys)| {
+                    let mut fresh = Fresh::default();
+                    fresh.reset(keys);
+                    ZeroPart {
+                        sf,
+                        fresh,
+                        arrivals: Vec::new(),
+                    }
+                })
+                .collect();
+        }
+        self.built = true;
+    }
+
+    /// Before the book counts last round: takes the jobs that ran out of their `ran` vectors
+    /// (their keys are about to change), and the finished ones out for good.
+    pub fn before_update(&mut self, book: &Book, x: &Shares, last_round: &[Ran]) {
+        for r in last_round {
+            if self.gone[r.job] {
+                continue;
+            }
+            if r.finished {
+                self.gone[r.job] = true;
+            }
+            if !self.built {
+                continue;
+            }
+            let types = if r.finished {
+                0..self.types.len()
+            } else {
+                r.gpu_type..r.gpu_type + 1
+            };
+            for j in types {
+                if self.types[j].in_ran[r.job] {
+                    let key = self.ran_key(book, r.job, j);
+                    let row = x.row(r.job).expect("a member has a row");
+                    let list = &mut self.types[j];
+                    let ran = &mut list.groups[row].ran;
+                    if let Ok(k) = ran.binary_search(&key) {
+                        ran.remove(k);
+                    }
+                    list.in_ran[r.job] = false;
+                }
+            }
+        }
+    }
+
+    /// After the book counted last round: puts the jobs that ran (and are still active) back
+    /// with their new time, and lists the arrivals.
+    pub fn after_update(&mut self, book: &Book, x: &Shares, last_round: &[Ran], arrived: &[usize]) {
+        for &i in arrived {
+            self.seq[i] = self.next_seq;
+            self.next_seq += 1;
+        }
+        if !self.built {
+            return;
+        }
+        for r in last_round {
+            let (i, j) = (r.job, r.gpu_type);
+            if self.gone[i] || self.types[j].in_ran[i] {
+                continue;
+            }
+            let Some(row) = x.row(i) else { continue };
+            if x.row_values(row)[j] > 0.0 && self.rate(i, j) > 0.0 {
+                let key = self.ran_key(book, i, j);
+                let list = &mut self.types[j];
+                let ran = &mut list.groups[row].ran;
+                let k = ran.binary_search(&key).unwrap_or_else(|k| k);
+                ran.insert(k, key);
+                list.in_ran[i] = true;
+            }
+        }
+        let types = self.types.len();
+        for &i in arrived {
+            for (j, list) in self.types.iter_mut().enumerate() {
+                if self.rate[i * types + j] > 0.0 {
+                    list.zero_part(self.sf[i]).arrivals.push(i);
+                }
+            }
+        }
+    }
+
+    fn ran_key(&self, book: &Book, i: usize, j: usize) -> RanKey {
+        (
+            ordered(book.job_time(i, j)),
+            Reverse(ordered(book.deficit(i, j))),
+            self.seq[i],
+            i,
+        )
+    }
+
+    /// Whether type j can be walked here this round (else list it the full way).
+    pub fn walkable(&self, j: usize, book: &Book) -> bool {
+        self.built && book.worker_time(j) > 0.0
+    }
+
+    /// Walks type j's list in Gavel's order from `left` free GPUs, handing each job that may
+    /// fit, its priority and its scale factor to `visit`, which answers the GPUs left after it,
+    /// or None to stop. Every job listed can run on j.
+    /// On [`Unordered`], `visit` may have seen some jobs: the caller undoes what it did and
+    /// lists the type the full way.
+    pub fn walk(
+        &mut self,
+        j: usize,
+        book: &Book,
+        x: &Shares,
+        mut left: u32,
+        visit: &mut dyn FnMut(usize, f64, u32) -> Option<u32>,
+    ) -> Result<(), Unordered> {
+        let credit = ordered(book.credit());
+        let (gone, seq, sf) = (&self.gone, &self.seq, &self.sf);
+        let list = &mut self.types[j];
+        let in_ran = &list.in_ran;
+        let dead = |i: usize| gone[i] || in_ran[i];
+        let head_of = |group: &mut Group, g: usize, at: &mut Cursor| -> Option<Head> {
+            let fresh = group
+                .fresh
+                .peek(&mut at.front, &mut at.dead, &dead)
+                .map(|(d, Reverse(s), i)| (credit, Reverse(d), s, i));
+            let (key, from_ran) = match (fresh, group.ran.get(at.ran).copied()) {
+                (Some(f), Some(r)) if r < f => (r, true),
+                (Some(f), _) => (f, false),
+                (None, Some(r)) => (r, true),
+                (None, None) => return None,
+            };
+            let (i, xij) = (key.3, x.row_values(g)[j]);
+            let priority = book.priority_at(j, xij, unordered(key.0));
+            Some(Head {
+                entry: ListEntry::new([priority, unordered(key.1 .0), xij], seq[i] as usize, i),
+                group: g,
+                jt: key.0,
+                from_ran,
+            })
+        };
+        let mut cursors = vec![
+            Cursor {
+                checked: u64::MAX,
+                ..Cursor::default()
+            };
+            list.groups.len()
+        ];
+        let mut heads: BinaryHeap<Head> = list
+            .groups
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(g, group)| head_of(group, g, &mut cursors[g]))
+            .collect();
+        let mut outcome = Ok(());
+        let mut stopped = false;
+        while let Some(head) = heads.pop() {
+            let g = head.group;
+            let group = &mut list.groups[g];
+            let i = head.entry.job;
+            if sf[i] > left && group.sf.is_some() {
+                // Every member needs as many GPUs, and fewer are left from here on.
+                continue;
+            }
+            let at = &mut cursors[g];
+            if at.checked != head.jt {
+                // Within a group the priority falls as jt rises; the first member with a
+                // larger jt must not tie with this run, or floating point decides an order by
+                // deficit.
+                at.checked = head.jt;
+                let next = group.ran.partition_point(|k| k.0 <= head.jt);
+                let mut later = group.ran.get(next).map(|k| k.0);
+                if head.jt < credit {
+                    // (Not met in practice: a job that ran has more than the credit.)
+                    let mut front = at.front + usize::from(!head.from_ran);
+                    let mut skipped = 0;
+                    let fresh = group.fresh.peek(&mut front, &mut skipped, &dead);
+                    later = later.or(fresh.map(|_| credit));
+                }
+                let xij = x.row_values(g)[j];
+                if later
+                    .is_some_and(|jt| book.priority_at(j, xij, unordered(jt)) == head.entry.key[0])
+                {
+                    outcome = Err(Unordered);
+                    break;
+                }
+            }
+            if head.from_ran {
+                at.ran += 1;
+            } else {
+                at.front += 1;
+            }
+            match visit(i, head.entry.key[0], sf[i]) {
+                Some(l) => left = l,
+                None => {
+                    stopped = true;
+                    break;
+                }
+            }
+            if let Some(next) = head_of(group, g, at) {
+                heads.push(next);
+            }
+        }
+        // Jobs with priority 0, by (deficit, arrival): in each part, those of the reset, then
+        // the arrivals (deficit 0, later than all of them) after those with deficit >= 0.
+        if outcome.is_ok() && !stopped {
+            let zero_key = ordered(0.0);
+            let mut at: Vec<(usize, usize, usize)> = vec![(0, 0, 0); list.zero.len()];
+            loop {
+                // Each part's head as ((deficit, earlier arrival first), from_arrivals).
+                let mut best: Option<(usize, (u64, Reverse<u64>), bool)> = None;
+                for (p, part) in list.zero.iter_mut().enumerate() {
+                    if part.sf > left {
+                        continue;
+                    }
+                    let (front, arrival, dead_seen) = &mut at[p];
+                    let fresh = part.fresh.peek(front, dead_seen, &|i| gone[i]);
+                    while part.arrivals.get(*arrival).is_some_and(|&i| gone[i]) {
+                        *arrival += 1;
+                    }
+                    let arrived = part.arrivals.get(*arrival).copied();
+                    let head = match (fresh, arrived) {
+                        (Some((d, _, _)), Some(a)) if d < zero_key => {
+                            ((zero_key, Reverse(seq[a])), true)
+                        }
+                        (Some((d, s, _)), _) => ((d, s), false),
+                        (None, Some(a)) => ((zero_key, Reverse(seq[a])), true),
+                        (None, None) => continue,
+                    };
+                    if best.is_none_or(|(_, b, _)| head.0 > b) {
+                        best = Some((p, head.0, head.1));
+                    }
+                }
+                let Some((p, _, from_arrivals)) = best else {
+                    break;
+                };
+                let (front, arrival, _) = &mut at[p];
+                let part = &list.zero[p];
+                let i = if from_arrivals {
+                    *arrival += 1;
+                    part.arrivals[*arrival - 1]
+                } else {
+                    *front += 1;
+                    part.fresh.front[*front - 1].2
+                };
+                match visit(i, 0.0, part.sf) {
+                    Some(l) => left = l,
+                    None => break,
+                }
+            }
+            for (part, &(_, _, dead_seen)) in list.zero.iter_mut().zip(&at) {
+                if dead_seen > 0 {
+                    part.fresh.front.retain(|k| !gone[k.2]);
+                }
+            }
+        }
+        for (group, at) in list.groups.iter_mut().zip(&cursors) {
+            if at.dead > 0 {
+                group.fresh.front.retain(|k| !dead(k.2));
+            }
+        }
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: usize, gpus: u32) -> Job {
+        Job {
+            id,
+            tenant: "t".into(),
+            job_type: "m".into(),
+            arrival: 0.0,
+            total_steps: 1e6,
+            scale_factor: gpus,
+            rate: vec![1.0],
+            resources: None,
+            gpu_mem_mb: None,
+        }
+    }
+
+    fn state(job: usize) -> JobState {
+        JobState {
+            job,
+            remaining_steps: 1.0,
+            attained_gpu_s: 0.0,
+            time_on_type: vec![0.0],
+        }
+    }
+
+    fn ran(job: usize, seconds: f64) -> Ran {
+        Ran {
+            job,
+            gpu_type: 0,
+            seconds,
+            finished: false,
+        }
+    }
+
+    /// Jobs 0..4 on one type, round 360 s (credit 180), all arrived and reset at t = 0; jobs 0-2
+    /// share an x row of 0.25, job 3 has x = 0.5, job 4 has none of this type (x = 0). Jobs 2
+    /// and 3 need 2 GPUs, the others 1.
+    fn setup() -> (Vec<Job>, Vec<JobState>, Book, Shares, Lists) {
+        let jobs: Vec<Job> = (0..5)
+            .map(|i| job(i, if i == 2 || i == 3 { 2 } else { 1 }))
+            .collect();
+        let active: Vec<JobState> = (0..5).map(state).collect();
+        let mut book = Book::new(5, 1, 360.0);
+        let mut lists = Lists::new(&jobs, 1);
+        let mut arrived = Vec::new();
+        book.update(&[], &active, &mut arrived);
+        lists.after_update(&book, &Shares::default(), &[], &arrived);
+        let mut x = Shares::default();
+        x.clear(5, &[]);
+        let quarter = x.push_row(vec![0.25]);
+        let half = x.push_row(vec![0.5]);
+        let none = x.push_row(vec![0.0]);
+        for i in 0..3 {
+            x.set(i, quarter);
+        }
+        x.set(3, half);
+        x.set(4, none);
+        book.reset(0.0, &Shares::default(), &active);
+        lists.rebuild(&book, &x, &active);
+        (jobs, active, book, x, lists)
+    }
+
+    fn order(
+        lists: &mut Lists,
+        book: &Book,
+        x: &Shares,
+        left: u32,
+    ) -> Result<Vec<usize>, Unordered> {
+        let mut seen = Vec::new();
+        lists
+            .walk(0, book, x, left, &mut |i, _, _| {
+                seen.push(i);
+                Some(left)
+            })
+            .map(|()| seen)
+    }
+
+    #[test]
+    fn walks_in_gavels_order_by_hand() {
+        let (_, active, mut book, x, mut lists) = setup();
+        // All at the credit (W = 5 x 180 = 900): priority = x / (180 / 900) = 5x, so job 3
+        // (2.5) first, then 0, 1, 2 (1.25, in arrival order), then job 4 (priority 0).
+        assert_eq!(order(&mut lists, &book, &x, 8), Ok(vec![3, 0, 1, 2, 4]));
+        // Job 0 runs a full round: jt 540, W 1260, its priority 0.25 / (540/1260) = 0.583 is
+        // now under jobs 1 and 2's 0.25 / (180/1260) = 1.75; job 3 has 3.5.
+        let round = [ran(0, 360.0)];
+        lists.before_update(&book, &x, &round);
+        book.update(&round, &active, &mut Vec::new());
+        lists.after_update(&book, &x, &round, &[]);
+        assert_eq!(order(&mut lists, &book, &x, 8), Ok(vec![3, 1, 2, 0, 4]));
+        // With one GPU left, job 3's group (2 GPUs each) is left at once; job 2 shares its
+        // row with 1-GPU jobs, so it is handed over with its 2 GPUs for the caller to pass over.
+        let mut seen = Vec::new();
+        let walked = lists.walk(0, &book, &x, 1, &mut |i, _, gpus| {
+            seen.push((i, gpus));
+            Some(1)
+        });
+        assert_eq!(walked, Ok(()));
+        assert_eq!(seen, [(1, 1), (2, 2), (0, 1), (4, 1)]);
+        // Job 3 finishes: it is gone from every list.
+        let done = [Ran {
+            finished: true,
+            ..ran(3, 10.0)
+        }];
+        lists.before_update(&book, &x, &done);
+        let still = [state(0), state(1), state(2), state(4)];
+        book.update(&done, &still, &mut Vec::new());
+        lists.after_update(&book, &x, &done, &[]);
+        assert_eq!(order(&mut lists, &book, &x, 8), Ok(vec![1, 2, 0, 4]));
+    }
+
+    #[test]
+    fn a_floating_point_tie_between_different_clocks_is_reported() {
+        // Jobs 0 and 1 (one x row) run for slightly different times: find times whose clocks
+        // differ by one ulp but whose priorities round to the same number. Gavel's list then
+        // orders the two by deficit, which the kept order (by clock) cannot promise.
+        let (_, active, book0, x, _) = setup();
+        let credit = book0.credit();
+        let (mut a, mut b) = (0.0, 0.0);
+        for k in 1..10_000 {
+            let s = 100.0 + f64::from(k) * 0.37;
+            let t = f64::from_bits((credit + s).to_bits() + 1) - credit;
+            let w = 5.0 * credit + s + t;
+            let p = |jt: f64| 0.25 / (jt / w);
+            if credit + t != credit + s && p(credit + s) == p(credit + t) {
+                (a, b) = (s, t);
+                break;
+            }
+        }
+        assert!(a > 0.0, "no tie found");
+        let (_, _, mut book, _, mut lists) = setup();
+        let round = [ran(0, a), ran(1, b)];
+        lists.before_update(&book, &x, &round);
+        book.update(&round, &active, &mut Vec::new());
+        lists.after_update(&book, &x, &round, &[]);
+        assert_ne!(book.job_time(0, 0), book.job_time(1, 0));
+        assert_eq!(order(&mut lists, &book, &x, 8), Err(Unordered));
+    }
+}
