@@ -142,7 +142,12 @@ fn account_proportional_share(cluster: &Cluster, placements: &mut [Placement]) {
 /// The placement's rate in steps/s (the rule is in `schedulers`' module documentation): each
 /// copy at [`MixedRate::copy_rate`] of the GPUs it holds per type, copies adding up, times the
 /// speedup the job's profile gives it for the CPUs and memory it holds.
-fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement, rule: MixedRate) -> f64 {
+fn placement_rate(
+    cluster: &Cluster,
+    (rates, scale_factor, job): (&[f64], u32, Option<&Job>),
+    p: &Placement,
+    rule: MixedRate,
+) -> f64 {
     let copies = p.pieces.iter().map(|x| x.copy).max().unwrap_or(0) + 1;
     // One copy's GPUs per type, on the stack for the usual handful of types (this runs for
     // every placement of every round).
@@ -161,11 +166,10 @@ fn placement_rate(cluster: &Cluster, job: &Job, p: &Placement, rule: MixedRate) 
         for piece in p.pieces.iter().filter(|x| x.copy == copy) {
             per_type[cluster.servers[piece.server].gpu_type] += piece.gpus.len() as u32;
         }
-        rate += rule.copy_rate(job, per_type);
+        rate += rule.rate_of(rates, scale_factor, per_type);
     }
     let speedup = job
-        .resources
-        .as_ref()
+        .and_then(|job| job.resources.as_ref())
         .map_or(1.0, |r| r.speedup(p.cpus_per_gpu, p.mem_gb_per_gpu));
     let shared = p.sharing.map_or(1.0, |s| {
         s.slowdown * crate::sharing::Accumulation::time_factor(s.accumulation)
@@ -192,7 +196,7 @@ pub fn copies(p: &Placement) -> usize {
 /// indexed by job, and `round` a value not yet written to it.
 fn check_placements(
     cluster: &Cluster,
-    jobs: &[Job],
+    hot: &Hot,
     active: &[JobState],
     (slot, marks, round): (&[usize], &mut [u64], u64),
     placements: &[Placement],
@@ -213,7 +217,7 @@ fn check_placements(
     let mut cpus = vec![0.0; cluster.servers.len()];
     let mut mem = vec![0.0; cluster.servers.len()];
     for p in placements {
-        let id = jobs.get(p.job).map(|j| j.id).unwrap_or(p.job);
+        let id = hot.id.get(p.job).copied().unwrap_or(p.job);
         let is_active = slot
             .get(p.job)
             .and_then(|&k| active.get(k))
@@ -240,7 +244,7 @@ fn check_placements(
                 "job {id}: CPUs and memory per GPU must be >= 0"
             )));
         }
-        check_copies(jobs, p, id)?;
+        check_copies(hot, p, id)?;
         if let Some(s) = p.sharing {
             if !(s.slowdown.is_finite() && s.slowdown >= 1.0) {
                 return Err(SimError::InvalidSchedule(format!(
@@ -258,7 +262,7 @@ fn check_placements(
             let server = cluster.servers.get(piece.server).ok_or_else(|| {
                 SimError::InvalidSchedule(format!("job {id}: no server {}", piece.server))
             })?;
-            if jobs[p.job].rate[server.gpu_type] <= 0.0 {
+            if hot.rates(p.job)[server.gpu_type] <= 0.0 {
                 return Err(SimError::InvalidSchedule(format!(
                     "job {id} placed on {}, where it cannot run",
                     cluster.types[server.gpu_type]
@@ -274,7 +278,7 @@ fn check_placements(
                 let here = &mut occupants[first_gpu[piece.server] + g as usize];
                 here.0 += 1;
                 here.1 &= p.sharing.is_some();
-                match (jobs[p.job].gpu_mem_mb, p.sharing) {
+                match (hot.gpu_mem_mb[p.job], p.sharing) {
                     (Some(mb), Some(s)) => {
                         here.2 += mb * crate::sharing::Accumulation::memory_factor(s.accumulation)
                     }
@@ -326,7 +330,7 @@ fn check_placements(
 
 /// Each copy of the job holds exactly its scale factor in GPUs, copies are numbered 0, 1, ...
 /// (at most 64), and no server holds pieces of two copies.
-fn check_copies(jobs: &[Job], p: &Placement, id: usize) -> Result<(), SimError> {
+fn check_copies(jobs: &Hot, p: &Placement, id: usize) -> Result<(), SimError> {
     let n = copies(p);
     if n > 64 || p.pieces.iter().any(|x| x.copy as usize >= n) {
         return Err(SimError::InvalidSchedule(format!(
@@ -348,7 +352,7 @@ fn check_copies(jobs: &[Job], p: &Placement, id: usize) -> Result<(), SimError> 
             )));
         }
     }
-    let need = jobs[p.job].scale_factor as usize;
+    let need = jobs.scale_factor[p.job] as usize;
     if let Some((c, g)) = gpus.iter().enumerate().find(|(_, g)| **g != need) {
         return Err(SimError::InvalidSchedule(format!(
             "job {id}: copy {c} holds {g} GPUs; the job needs {need}"
@@ -379,12 +383,48 @@ pub fn simulate(
     Ok(sim.finish(scheduler))
 }
 
+/// The fields of each job that every placement reads, laid out flat: read from `Job` (strings
+/// and a rate vector on the heap), they cost a cache miss or two per placement once a run
+/// holds tens of thousands of jobs.
+struct Hot {
+    types: usize,
+    /// rate[i * types + j]: `Job::rate`.
+    rate: Vec<f64>,
+    /// `Job::id`, for messages.
+    id: Vec<usize>,
+    scale_factor: Vec<u32>,
+    gpu_mem_mb: Vec<Option<f64>>,
+    /// The job has a CPU/memory profile (`Job::resources`).
+    profiled: Vec<bool>,
+}
+
+impl Hot {
+    fn new(jobs: &[Job], types: usize) -> Hot {
+        Hot {
+            types,
+            rate: jobs
+                .iter()
+                .flat_map(|job| (0..types).map(|j| job.rate.get(j).copied().unwrap_or(0.0)))
+                .collect(),
+            id: jobs.iter().map(|job| job.id).collect(),
+            scale_factor: jobs.iter().map(|job| job.scale_factor).collect(),
+            gpu_mem_mb: jobs.iter().map(|job| job.gpu_mem_mb).collect(),
+            profiled: jobs.iter().map(|job| job.resources.is_some()).collect(),
+        }
+    }
+
+    fn rates(&self, i: usize) -> &[f64] {
+        &self.rate[i * self.types..(i + 1) * self.types]
+    }
+}
+
 /// A simulation that runs in steps, so a caller can report progress and stop it between steps
 /// (the playground's worker does).
 pub struct Simulation<'a> {
     cluster: &'a Cluster,
     jobs: &'a [Job],
     config: &'a SimConfig,
+    hot: Hot,
     order: Vec<usize>,
     /// at[job]: where the job sits in `active` (the whole vector, not the live range) while it
     /// is active; kept up to date as jobs arrive and leave, so finding a placed job costs O(1).
@@ -447,6 +487,7 @@ impl<'a> Simulation<'a> {
             cluster,
             jobs,
             config,
+            hot: Hot::new(jobs, cluster.types.len()),
             order,
             at: vec![usize::MAX; jobs.len()],
             total_runnable: runnable.iter().filter(|&&r| r).count(),
@@ -554,7 +595,6 @@ impl<'a> Simulation<'a> {
                     job: i,
                     remaining_steps: jobs[i].total_steps,
                     attained_gpu_s: 0.0,
-                    time_on_type: vec![0.0; cluster.types.len()],
                 });
             }
             self.next += 1;
@@ -594,7 +634,7 @@ impl<'a> Simulation<'a> {
         }
         check_placements(
             cluster,
-            jobs,
+            &self.hot,
             &self.active[self.active_start..],
             (&self.slot, &mut self.placed_in, self.rounds),
             &placements,
@@ -604,7 +644,17 @@ impl<'a> Simulation<'a> {
         let mut runs = Vec::with_capacity(placements.len());
         for p in &placements {
             let state = self.slot[p.job];
-            let rate = placement_rate(cluster, &jobs[p.job], p, config.mixed_rate);
+            let hot = &self.hot;
+            let rate = placement_rate(
+                cluster,
+                (
+                    hot.rates(p.job),
+                    hot.scale_factor[p.job],
+                    hot.profiled[p.job].then(|| &jobs[p.job]),
+                ),
+                p,
+                config.mixed_rate,
+            );
             let moved = self.last_pieces[p.job].as_ref() != Some(&p.pieces);
             let mut overhead = if self.ran_before[p.job] && moved {
                 config.restart_overhead_s
@@ -661,9 +711,6 @@ impl<'a> Simulation<'a> {
             let s = &mut self.active[self.active_start + state];
             let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
             s.attained_gpu_s += gpus as f64 * (held_until - t);
-            for piece in &p.pieces {
-                s.time_on_type[cluster.servers[piece.server].gpu_type] += held_until - t;
-            }
             if done {
                 s.remaining_steps = 0.0;
                 self.recorder.finish(p.job, finish);

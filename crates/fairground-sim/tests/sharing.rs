@@ -127,13 +127,11 @@ fn tiresias_demotes_at_its_threshold_and_promotes_the_starved() {
             job: 0,
             remaining_steps: 4200.0,
             attained_gpu_s: 800.0,
-            time_on_type: vec![800.0],
         },
         JobState {
             job: 1,
             remaining_steps: 5000.0,
             attained_gpu_s: 0.0,
-            time_on_type: vec![0.0],
         },
     ];
     let ran = [Ran {

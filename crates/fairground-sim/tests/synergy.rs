@@ -312,7 +312,6 @@ fn opt_matches_brute_force_on_small_rounds() {
                 job: i,
                 remaining_steps: jobs[i].total_steps,
                 attained_gpu_s: 0.0,
-                time_on_type: vec![0.0],
             })
             .collect();
         let view = RoundView {

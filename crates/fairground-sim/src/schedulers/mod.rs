@@ -83,14 +83,12 @@ impl Placement {
 }
 
 /// What the engine knows of an active job (arrived, unfinished).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JobState {
     pub job: usize,
     pub remaining_steps: f64,
     /// GPU-seconds received so far (Gavel's and Tiresias' attained service).
     pub attained_gpu_s: f64,
-    /// Seconds run on each GPU type so far.
-    pub time_on_type: Vec<f64>,
 }
 
 /// Time one job spent on one GPU type in the previous round.

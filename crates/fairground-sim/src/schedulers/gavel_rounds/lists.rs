@@ -567,7 +567,6 @@ mod tests {
             job,
             remaining_steps: 1.0,
             attained_gpu_s: 0.0,
-            time_on_type: vec![0.0],
         }
     }
 

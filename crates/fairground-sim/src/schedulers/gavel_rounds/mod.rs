@@ -626,7 +626,8 @@ impl GavelRounds {
         // Walk each type's list in turn; pick (job, type) where the job fits.
         self.picked.resize(view.jobs.len(), false);
         let mut left: Vec<u32> = (0..types).map(|j| cluster.gpus_of_type(j)).collect();
-        let mut picks: Vec<Vec<usize>> = vec![Vec::new(); types];
+        // Per type, the picked jobs and their GPUs.
+        let mut picks: Vec<Vec<(usize, u32)>> = vec![Vec::new(); types];
         let mut walk: Vec<usize> = (0..types).collect();
         if let Some(rng) = self.shuffler.as_mut() {
             if !view.active.is_empty() {
@@ -644,7 +645,7 @@ impl GavelRounds {
             // None once j is full.
             let step = |picked: &mut [bool],
                         left: &mut u32,
-                        chosen: &mut Vec<usize>,
+                        chosen: &mut Vec<(usize, u32)>,
                         i: usize,
                         priority: f64,
                         gpus: u32|
@@ -657,7 +658,7 @@ impl GavelRounds {
                 if !(picked[i] || gpus > *left) {
                     *left -= gpus;
                     picked[i] = true;
-                    chosen.push(i);
+                    chosen.push((i, gpus));
                 }
                 (*left > 0).then_some(*left)
             };
@@ -675,7 +676,7 @@ impl GavelRounds {
             }
             if !kept || self.check_lists {
                 let from_lists = std::mem::take(&mut chosen);
-                for &i in &from_lists {
+                for &(i, _) in &from_lists {
                     self.picked[i] = false;
                 }
                 left[j] = start_left;
@@ -696,13 +697,13 @@ impl GavelRounds {
         let mut pool = GpuPool::new(cluster);
         let mut placements = Vec::new();
         for (j, picked) in picks.iter_mut().enumerate() {
-            picked.sort_by_key(|&i| std::cmp::Reverse(view.jobs[i].scale_factor));
-            for &i in picked.iter() {
+            picked.sort_by_key(|&(_, gpus)| std::cmp::Reverse(gpus));
+            for &(i, gpus) in picked.iter() {
                 self.picked[i] = false;
                 if self.shares.row(i).is_none() {
                     continue;
                 }
-                if let Some(pieces) = pool.take(j, view.jobs[i].scale_factor) {
+                if let Some(pieces) = pool.take(j, gpus) {
                     placements.push(Placement::exclusive(i, pieces));
                 }
             }
