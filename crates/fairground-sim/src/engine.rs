@@ -196,9 +196,9 @@ pub fn copies(p: &Placement) -> usize {
 /// indexed by job, and `round` a value not yet written to it.
 fn check_placements(
     cluster: &Cluster,
-    hot: &Hot,
+    hot: &mut Hot,
     active: &[JobState],
-    (slot, marks, round): (&[usize], &mut [u64], u64),
+    round: u64,
     placements: &[Placement],
 ) -> Result<(), SimError> {
     // (occupants, all of them sharing, MB they hold, all footprints known) per GPU, servers laid
@@ -217,19 +217,23 @@ fn check_placements(
     let mut cpus = vec![0.0; cluster.servers.len()];
     let mut mem = vec![0.0; cluster.servers.len()];
     for p in placements {
-        let id = hot.id.get(p.job).copied().unwrap_or(p.job);
-        let is_active = slot
-            .get(p.job)
-            .and_then(|&k| active.get(k))
-            .is_some_and(|s| s.job == p.job);
-        if !is_active {
+        let Some(job) = hot.job.get_mut(p.job) else {
+            return Err(SimError::InvalidSchedule(format!(
+                "job {} is not active",
+                p.job
+            )));
+        };
+        let id = job.id;
+        if !active.get(job.slot).is_some_and(|s| s.job == p.job) {
             return Err(SimError::InvalidSchedule(format!("job {id} is not active")));
         }
-        if std::mem::replace(&mut marks[p.job], round) == round {
+        if std::mem::replace(&mut job.placed_in, round) == round {
             return Err(SimError::InvalidSchedule(format!(
                 "job {id} is placed twice"
             )));
         }
+        let (gpu_mem_mb, scale_factor) = (job.gpu_mem_mb, job.scale_factor);
+        let rates = hot.rates(p.job);
         if p.pieces.is_empty() || p.pieces.iter().any(|piece| piece.gpus.is_empty()) {
             return Err(SimError::InvalidSchedule(format!(
                 "job {id}: a placement needs GPUs"
@@ -244,7 +248,7 @@ fn check_placements(
                 "job {id}: CPUs and memory per GPU must be >= 0"
             )));
         }
-        check_copies(hot, p, id)?;
+        check_copies(scale_factor, p, id)?;
         if let Some(s) = p.sharing {
             if !(s.slowdown.is_finite() && s.slowdown >= 1.0) {
                 return Err(SimError::InvalidSchedule(format!(
@@ -262,7 +266,7 @@ fn check_placements(
             let server = cluster.servers.get(piece.server).ok_or_else(|| {
                 SimError::InvalidSchedule(format!("job {id}: no server {}", piece.server))
             })?;
-            if hot.rates(p.job)[server.gpu_type] <= 0.0 {
+            if rates[server.gpu_type] <= 0.0 {
                 return Err(SimError::InvalidSchedule(format!(
                     "job {id} placed on {}, where it cannot run",
                     cluster.types[server.gpu_type]
@@ -278,7 +282,7 @@ fn check_placements(
                 let here = &mut occupants[first_gpu[piece.server] + g as usize];
                 here.0 += 1;
                 here.1 &= p.sharing.is_some();
-                match (hot.gpu_mem_mb[p.job], p.sharing) {
+                match (gpu_mem_mb, p.sharing) {
                     (Some(mb), Some(s)) => {
                         here.2 += mb * crate::sharing::Accumulation::memory_factor(s.accumulation)
                     }
@@ -330,7 +334,7 @@ fn check_placements(
 
 /// Each copy of the job holds exactly its scale factor in GPUs, copies are numbered 0, 1, ...
 /// (at most 64), and no server holds pieces of two copies.
-fn check_copies(jobs: &Hot, p: &Placement, id: usize) -> Result<(), SimError> {
+fn check_copies(scale_factor: u32, p: &Placement, id: usize) -> Result<(), SimError> {
     let n = copies(p);
     if n > 64 || p.pieces.iter().any(|x| x.copy as usize >= n) {
         return Err(SimError::InvalidSchedule(format!(
@@ -352,7 +356,7 @@ fn check_copies(jobs: &Hot, p: &Placement, id: usize) -> Result<(), SimError> {
             )));
         }
     }
-    let need = jobs.scale_factor[p.job] as usize;
+    let need = scale_factor as usize;
     if let Some((c, g)) = gpus.iter().enumerate().find(|(_, g)| **g != need) {
         return Err(SimError::InvalidSchedule(format!(
             "job {id}: copy {c} holds {g} GPUs; the job needs {need}"
@@ -383,19 +387,33 @@ pub fn simulate(
     Ok(sim.finish(scheduler))
 }
 
-/// The fields of each job that every placement reads, laid out flat: read from `Job` (strings
-/// and a rate vector on the heap), they cost a cache miss or two per placement once a run
-/// holds tens of thousands of jobs.
+/// What the engine keeps per job for placing it, one record per job: read from `Job` (strings
+/// and a rate vector on the heap) and from separate vectors, a placement cost several cache
+/// misses once a run holds tens of thousands of jobs; here it costs one, and one for the rates.
+#[derive(Debug, Clone)]
+struct HotJob {
+    gpu_mem_mb: Option<f64>,
+    /// `Job::id`, for messages.
+    id: usize,
+    /// The round in which the job was last placed (u64::MAX: never).
+    placed_in: u64,
+    /// Where the job sits in `active` (the whole vector, not the live range) while it is
+    /// active; kept up to date as jobs arrive and leave, so finding a placed job costs O(1).
+    at: usize,
+    /// Where the job sits in the live range this round (scratch; usize::MAX: not active).
+    slot: usize,
+    scale_factor: u32,
+    /// The job has a CPU/memory profile (`Job::resources`).
+    profiled: bool,
+    /// The job has run before (a later start on other GPUs pays the restart overhead).
+    ran_before: bool,
+}
+
 struct Hot {
     types: usize,
     /// rate[i * types + j]: `Job::rate`.
     rate: Vec<f64>,
-    /// `Job::id`, for messages.
-    id: Vec<usize>,
-    scale_factor: Vec<u32>,
-    gpu_mem_mb: Vec<Option<f64>>,
-    /// The job has a CPU/memory profile (`Job::resources`).
-    profiled: Vec<bool>,
+    job: Vec<HotJob>,
 }
 
 impl Hot {
@@ -406,10 +424,19 @@ impl Hot {
                 .iter()
                 .flat_map(|job| (0..types).map(|j| job.rate.get(j).copied().unwrap_or(0.0)))
                 .collect(),
-            id: jobs.iter().map(|job| job.id).collect(),
-            scale_factor: jobs.iter().map(|job| job.scale_factor).collect(),
-            gpu_mem_mb: jobs.iter().map(|job| job.gpu_mem_mb).collect(),
-            profiled: jobs.iter().map(|job| job.resources.is_some()).collect(),
+            job: jobs
+                .iter()
+                .map(|job| HotJob {
+                    gpu_mem_mb: job.gpu_mem_mb,
+                    id: job.id,
+                    placed_in: u64::MAX,
+                    at: usize::MAX,
+                    slot: usize::MAX,
+                    scale_factor: job.scale_factor,
+                    profiled: job.resources.is_some(),
+                    ran_before: false,
+                })
+                .collect(),
         }
     }
 
@@ -426,22 +453,16 @@ pub struct Simulation<'a> {
     config: &'a SimConfig,
     hot: Hot,
     order: Vec<usize>,
-    /// at[job]: where the job sits in `active` (the whole vector, not the live range) while it
-    /// is active; kept up to date as jobs arrive and leave, so finding a placed job costs O(1).
-    at: Vec<usize>,
     runnable: Vec<bool>,
     total_runnable: usize,
     recorder: Recorder,
+    /// The pieces each job held last round, kept only when moving costs something
+    /// (`restart_overhead_s` > 0): otherwise where a job ran before never matters.
     last_pieces: Vec<Option<GpusHeld>>,
-    ran_before: Vec<bool>,
     /// The active jobs are `active[active_start..]`, in arrival order; those before are
     /// finished ones not yet dropped (see `remove_finished`).
     active: Vec<JobState>,
     active_start: usize,
-    /// Where each job sits in `active` this round (scratch, indexed by job).
-    slot: Vec<usize>,
-    /// The round in which each job was last placed (scratch, indexed by job).
-    placed_in: Vec<u64>,
     /// The jobs placed in the last round (the only ones whose `last_pieces` may be set).
     held_last_round: Vec<usize>,
     rounds: u64,
@@ -489,16 +510,16 @@ impl<'a> Simulation<'a> {
             config,
             hot: Hot::new(jobs, cluster.types.len()),
             order,
-            at: vec![usize::MAX; jobs.len()],
             total_runnable: runnable.iter().filter(|&&r| r).count(),
             runnable,
             recorder: Recorder::new(cluster, jobs, config.gantt_max_jobs),
-            last_pieces: vec![None; jobs.len()],
-            ran_before: vec![false; jobs.len()],
+            last_pieces: if config.restart_overhead_s > 0.0 {
+                vec![None; jobs.len()]
+            } else {
+                Vec::new()
+            },
             active: Vec::new(),
             active_start: 0,
-            slot: vec![usize::MAX; jobs.len()],
-            placed_in: vec![u64::MAX; jobs.len()],
             held_last_round: Vec::new(),
             rounds: 0,
             last_round: Vec::new(),
@@ -534,7 +555,7 @@ impl<'a> Simulation<'a> {
         for read in (0..=last).rev() {
             if !gone[read] {
                 live.swap(read, write);
-                self.at[live[write].job] = self.active_start + write;
+                self.hot.job[live[write].job].at = self.active_start + write;
                 write = write.wrapping_sub(1);
             }
         }
@@ -544,7 +565,7 @@ impl<'a> Simulation<'a> {
             self.active.drain(..self.active_start);
             self.active_start = 0;
             for (k, s) in self.active.iter().enumerate() {
-                self.at[s.job] = k;
+                self.hot.job[s.job].at = k;
             }
         }
     }
@@ -590,7 +611,7 @@ impl<'a> Simulation<'a> {
             let i = self.order[self.next];
             if self.runnable[i] {
                 self.recorder.admit(i);
-                self.at[i] = self.active.len();
+                self.hot.job[i].at = self.active.len();
                 self.active.push(JobState {
                     job: i,
                     remaining_steps: jobs[i].total_steps,
@@ -622,41 +643,44 @@ impl<'a> Simulation<'a> {
         self.rounds += 1;
         // Where each placed job sits in the live range (usize::MAX: not active).
         for p in &placements {
-            self.slot[p.job] = match self.at.get(p.job) {
-                Some(&a)
-                    if a >= self.active_start
+            if let Some(job) = self.hot.job.get_mut(p.job) {
+                job.slot = match job.at {
+                    a if a >= self.active_start
                         && self.active.get(a).is_some_and(|s| s.job == p.job) =>
-                {
-                    a - self.active_start
-                }
-                _ => usize::MAX,
-            };
+                    {
+                        a - self.active_start
+                    }
+                    _ => usize::MAX,
+                };
+            }
         }
         check_placements(
             cluster,
-            &self.hot,
+            &mut self.hot,
             &self.active[self.active_start..],
-            (&self.slot, &mut self.placed_in, self.rounds),
+            self.rounds,
             &placements,
         )?;
 
         // When each placed job would finish if the round were long enough.
         let mut runs = Vec::with_capacity(placements.len());
         for p in &placements {
-            let state = self.slot[p.job];
             let hot = &self.hot;
+            let job = &hot.job[p.job];
+            let state = job.slot;
             let rate = placement_rate(
                 cluster,
                 (
                     hot.rates(p.job),
-                    hot.scale_factor[p.job],
-                    hot.profiled[p.job].then(|| &jobs[p.job]),
+                    job.scale_factor,
+                    job.profiled.then(|| &jobs[p.job]),
                 ),
                 p,
                 config.mixed_rate,
             );
-            let moved = self.last_pieces[p.job].as_ref() != Some(&p.pieces);
-            let mut overhead = if self.ran_before[p.job] && moved {
+            // `last_pieces` is kept only when the overhead is not 0.
+            let moved = || self.last_pieces[p.job].as_ref() != Some(&p.pieces);
+            let mut overhead = if config.restart_overhead_s > 0.0 && job.ran_before && moved() {
                 config.restart_overhead_s
             } else {
                 0.0
@@ -685,7 +709,11 @@ impl<'a> Simulation<'a> {
         self.recorder.contention(t, end, self.live().len());
 
         let mut finished = Vec::new();
-        let placed_now: Vec<usize> = placements.iter().map(|p| p.job).collect();
+        let placed_now: Vec<usize> = if self.last_pieces.is_empty() {
+            Vec::new()
+        } else {
+            placements.iter().map(|p| p.job).collect()
+        };
         self.last_round.clear();
         for (p, (state, rate, overhead, finish)) in placements.into_iter().zip(runs) {
             let held_until = finish.min(end);
@@ -727,17 +755,21 @@ impl<'a> Simulation<'a> {
             }
             self.recorder.held(cluster, jobs, &p, t, held_until);
             self.recorder.start(p.job, t);
-            self.ran_before[p.job] = true;
-            self.last_pieces[p.job] = Some(p.pieces);
+            self.hot.job[p.job].ran_before = true;
+            if let Some(held) = self.last_pieces.get_mut(p.job) {
+                *held = Some(p.pieces);
+            }
         }
         // Jobs placed last round but not this one lose their GPUs (a later start elsewhere pays
         // the overhead); only they can hold any.
-        for &job in &self.held_last_round {
-            if self.placed_in[job] != self.rounds {
-                self.last_pieces[job] = None;
+        if !self.last_pieces.is_empty() {
+            for &job in &self.held_last_round {
+                if self.hot.job[job].placed_in != self.rounds {
+                    self.last_pieces[job] = None;
+                }
             }
+            self.held_last_round = placed_now;
         }
-        self.held_last_round = placed_now;
         self.remove_finished(&finished);
         self.t = end;
         Ok(true)
