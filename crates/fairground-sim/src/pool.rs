@@ -103,24 +103,27 @@ impl GpuPool {
             .iter()
             .skip(count as usize)
             .find_map(ServerSet::first);
-        let order: Vec<usize> = match best_fit {
-            Some(s) => vec![s],
-            None => {
-                // Every server has fewer than `count` free: most free first, until enough.
-                let mut order = Vec::new();
-                let mut enough = 0;
-                for (c, servers) in buckets.iter().enumerate().skip(1).rev() {
-                    for s in servers.iter() {
-                        if enough >= count as usize {
-                            break;
-                        }
-                        order.push(s);
-                        enough += c;
-                    }
+        if let Some(s) = best_fit {
+            // The usual case: one server holds the whole job.
+            let gpus = self.drain(s, count as usize);
+            return Some(vec![Piece {
+                server: s,
+                gpus,
+                copy: 0,
+            }]);
+        }
+        // Every server has fewer than `count` free: most free first, until enough.
+        let mut order = Vec::new();
+        let mut enough = 0;
+        for (c, servers) in buckets.iter().enumerate().skip(1).rev() {
+            for s in servers.iter() {
+                if enough >= count as usize {
+                    break;
                 }
-                order
+                order.push(s);
+                enough += c;
             }
-        };
+        }
         let mut pieces = Vec::new();
         let mut left = count as usize;
         for s in order {
