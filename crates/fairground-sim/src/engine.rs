@@ -82,6 +82,13 @@ fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), S
             config.round_s, config.sync_overhead_s
         )));
     }
+    if jobs.len() >= u32::MAX as usize {
+        return Err(SimError::Input(format!(
+            "{} jobs: at most {} can be simulated",
+            jobs.len(),
+            u32::MAX - 1
+        )));
+    }
     for job in jobs {
         let at = format!("job {}", job.id);
         if job.rate.len() != cluster.types.len() {
@@ -397,9 +404,9 @@ struct HotJob {
     id: usize,
     /// The round in which the job was last placed (u64::MAX: never).
     placed_in: u64,
-    /// Where the job sits in `active` (the whole vector, not the live range) while it is
-    /// active; kept up to date as jobs arrive and leave, so finding a placed job costs O(1).
-    at: usize,
+    /// Its rank in arrival order (`active` is sorted by it, so a placed job is found by
+    /// binary search in `Simulation::active_rank`).
+    rank: u32,
     /// Where the job sits in the live range this round (scratch; usize::MAX: not active).
     slot: usize,
     scale_factor: u32,
@@ -430,7 +437,7 @@ impl Hot {
                     gpu_mem_mb: job.gpu_mem_mb,
                     id: job.id,
                     placed_in: u64::MAX,
-                    at: usize::MAX,
+                    rank: u32::MAX,
                     slot: usize::MAX,
                     scale_factor: job.scale_factor,
                     profiled: job.resources.is_some(),
@@ -462,6 +469,8 @@ pub struct Simulation<'a> {
     /// The active jobs are `active[active_start..]`, in arrival order; those before are
     /// finished ones not yet dropped (see `remove_finished`).
     active: Vec<JobState>,
+    /// active_rank[k]: the arrival rank of `active[k]`'s job (increasing along the live range).
+    active_rank: Vec<u32>,
     active_start: usize,
     /// The jobs placed in the last round (the only ones whose `last_pieces` may be set).
     held_last_round: Vec<usize>,
@@ -491,6 +500,10 @@ impl<'a> Simulation<'a> {
                 .total_cmp(&jobs[b].arrival)
                 .then(jobs[a].id.cmp(&jobs[b].id))
         });
+        let mut hot = Hot::new(jobs, cluster.types.len());
+        for (rank, &i) in order.iter().enumerate() {
+            hot.job[i].rank = rank as u32; // fewer than u32::MAX jobs: `validate`
+        }
         let runnable: Vec<bool> = jobs
             .iter()
             .map(|j| scheduler.can_run(j, cluster, config.mixed_rate))
@@ -508,7 +521,7 @@ impl<'a> Simulation<'a> {
             cluster,
             jobs,
             config,
-            hot: Hot::new(jobs, cluster.types.len()),
+            hot,
             order,
             total_runnable: runnable.iter().filter(|&&r| r).count(),
             runnable,
@@ -519,6 +532,7 @@ impl<'a> Simulation<'a> {
                 Vec::new()
             },
             active: Vec::new(),
+            active_rank: Vec::new(),
             active_start: 0,
             held_last_round: Vec::new(),
             rounds: 0,
@@ -538,35 +552,82 @@ impl<'a> Simulation<'a> {
     }
 
     /// Takes the finished jobs (indices into [`Self::live`]) out of the active ones, keeping
-    /// arrival order. The survivors before the last finished job move towards the back over the
-    /// gap and the live range starts later, so the cost follows how far back the finished jobs
-    /// sat, not how many wait behind them (under fifo, finished jobs are the oldest).
+    /// arrival order. Whichever side of the finished jobs is shorter moves over the gaps: the
+    /// survivors before the last finished job move towards the back (the live range starts
+    /// later), or those after the first move towards the front (it ends earlier). The cost
+    /// follows where the finished jobs sat, not how many jobs wait (under fifo they are the
+    /// oldest; under LAS often the newest).
     fn remove_finished(&mut self, finished: &[usize]) {
-        let Some(&last) = finished.iter().max() else {
+        let (Some(&first), Some(&last)) = (finished.iter().min(), finished.iter().max()) else {
             return;
         };
         self.done += finished.len();
-        let live = &mut self.active[self.active_start..];
-        let mut gone = vec![false; last + 1];
+        let start = self.active_start;
+        let (live, rank) = (&mut self.active[start..], &mut self.active_rank[start..]);
+        let mut gone = vec![false; last - first + 1];
         for &k in finished {
-            gone[k] = true;
+            gone[k - first] = true;
         }
-        let mut write = last;
-        for read in (0..=last).rev() {
-            if !gone[read] {
-                live.swap(read, write);
-                self.hot.job[live[write].job].at = self.active_start + write;
-                write = write.wrapping_sub(1);
+        if last < live.len() - first {
+            let mut write = last;
+            for read in (0..=last).rev() {
+                if read < first || !gone[read - first] {
+                    live[write] = live[read];
+                    rank[write] = rank[read];
+                    write = write.wrapping_sub(1);
+                }
             }
+            self.active_start += finished.len();
+        } else {
+            let mut write = first;
+            for read in first..live.len() {
+                if read > last || !gone[read - first] {
+                    live[write] = live[read];
+                    rank[write] = rank[read];
+                    write += 1;
+                }
+            }
+            self.active.truncate(start + write);
+            self.active_rank.truncate(start + write);
         }
-        self.active_start += finished.len();
-        // The finished jobs now sit before the live range; drop them once they are half of it.
+        // Finished jobs may sit before the live range; drop them once they are half of it.
         if self.active_start > self.active.len() / 2 {
             self.active.drain(..self.active_start);
+            self.active_rank.drain(..self.active_start);
             self.active_start = 0;
-            for (k, s) in self.active.iter().enumerate() {
-                self.hot.job[s.job].at = k;
+        }
+    }
+
+    /// Sets each placed job's `slot` (usize::MAX: not active): the placed jobs' ranks, sorted,
+    /// are merged into the live range's, galloping over the gaps, so a round costs about
+    /// (placements x log of the gap between them) and reads the ranks in order.
+    fn find_slots(&mut self, placements: &[Placement]) {
+        let live = &self.active_rank[self.active_start..];
+        // (rank << 32) | index into `placements`.
+        let mut wanted: Vec<u64> = placements
+            .iter()
+            .enumerate()
+            .filter_map(|(k, p)| {
+                let job = self.hot.job.get(p.job)?;
+                Some(u64::from(job.rank) << 32 | k as u64)
+            })
+            .collect();
+        wanted.sort_unstable();
+        let mut at = 0;
+        for key in wanted {
+            let (rank, k) = ((key >> 32) as u32, key as u32 as usize);
+            // The first position from `at` on whose rank is >= `rank`.
+            let mut step = 1;
+            while at + step < live.len() && live[at + step] < rank {
+                step *= 2;
             }
+            let (from, to) = (at + step / 2, (at + step + 1).min(live.len()));
+            at = from + live[from.min(to)..to].partition_point(|&r| r < rank);
+            self.hot.job[placements[k].job].slot = if live.get(at) == Some(&rank) {
+                at
+            } else {
+                usize::MAX
+            };
         }
     }
 
@@ -611,7 +672,7 @@ impl<'a> Simulation<'a> {
             let i = self.order[self.next];
             if self.runnable[i] {
                 self.recorder.admit(i);
-                self.hot.job[i].at = self.active.len();
+                self.active_rank.push(self.hot.job[i].rank);
                 self.active.push(JobState {
                     job: i,
                     remaining_steps: jobs[i].total_steps,
@@ -642,18 +703,7 @@ impl<'a> Simulation<'a> {
         account_proportional_share(cluster, &mut placements);
         self.rounds += 1;
         // Where each placed job sits in the live range (usize::MAX: not active).
-        for p in &placements {
-            if let Some(job) = self.hot.job.get_mut(p.job) {
-                job.slot = match job.at {
-                    a if a >= self.active_start
-                        && self.active.get(a).is_some_and(|s| s.job == p.job) =>
-                    {
-                        a - self.active_start
-                    }
-                    _ => usize::MAX,
-                };
-            }
-        }
+        self.find_slots(&placements);
         check_placements(
             cluster,
             &mut self.hot,

@@ -235,3 +235,75 @@ fn hierarchical_gives_each_tenant_its_share_whatever_its_job_count() {
     let r = run("gavel-water-filling", "v100=2", &jobs);
     assert_eq!(finishes(&r), [1080.0, 1080.0, 1440.0, 1440.0]);
 }
+
+/// Places, each round, the jobs its script names for that round (job indices, whatever they
+/// are), each on its own GPU from server 0 up; the engine must refuse what is not allowed.
+struct Scripted {
+    rounds: Vec<Vec<usize>>,
+    round: usize,
+}
+
+impl fairground_sim::Scheduler for Scripted {
+    fn name(&self) -> String {
+        "scripted".into()
+    }
+
+    fn schedule(
+        &mut self,
+        view: &fairground_sim::RoundView,
+    ) -> Result<Vec<fairground_sim::Placement>, fairground_sim::SimError> {
+        let jobs = self.rounds.get(self.round).cloned().unwrap_or_else(|| {
+            // After the script: run whatever is active, so the run ends.
+            view.active.iter().map(|s| s.job).collect()
+        });
+        self.round += 1;
+        Ok(jobs
+            .iter()
+            .enumerate()
+            .map(|(g, &job)| {
+                fairground_sim::Placement::exclusive(
+                    job,
+                    vec![schedulers::Piece {
+                        server: 0,
+                        gpus: vec![g as u32],
+                        copy: 0,
+                    }],
+                )
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn the_engine_refuses_jobs_not_active_or_placed_twice() {
+    // Jobs 0 and 3 arrive at 0 s, job 2 at 50 s, job 1 at 1000 s (arrival order 0, 3, 2, 1,
+    // unlike the indices). At 1 step/s on a V100, job 0 needs two 360 s rounds, the others one.
+    let jobs = [
+        job(0, "a", 0.0, 720.0, &[1.0]),
+        job(1, "a", 1000.0, 360.0, &[1.0]),
+        job(2, "a", 50.0, 360.0, &[1.0]),
+        job(3, "a", 0.0, 360.0, &[1.0]),
+    ];
+    let cluster = Cluster::parse("v100=8").unwrap();
+    let config = SimConfig::default();
+    let run = |rounds: Vec<Vec<usize>>| {
+        let mut s = Scripted { rounds, round: 0 };
+        simulate(&cluster, &jobs, &mut s, &config, &mut |_, _| {})
+    };
+    let refused = |rounds: Vec<Vec<usize>>, says: &str| {
+        let err = run(rounds).expect_err(says).to_string();
+        assert!(err.contains(says), "{err}");
+    };
+    // A script the engine accepts: 0 and 3 in round 1; 0 and 2 in round 2 (3 finished).
+    let ok = run(vec![vec![3, 0], vec![2, 0]]).unwrap();
+    assert_eq!(ok.jobs[3].finish_s, Some(360.0));
+    assert_eq!(ok.jobs[0].finish_s, Some(720.0));
+    assert_eq!(ok.jobs[2].finish_s, Some(720.0));
+    // Not arrived yet (job 2 arrives at 50 s, job 1 at 1000 s), finished, unknown, twice.
+    refused(vec![vec![0, 2]], "job 2 is not active");
+    refused(vec![vec![3], vec![1]], "job 1 is not active");
+    refused(vec![vec![3], vec![3]], "job 3 is not active");
+    refused(vec![vec![9]], "job 9 is not active");
+    refused(vec![vec![0, 3, 0]], "job 0 is placed twice");
+    refused(vec![vec![3], vec![2, 0, 2]], "job 2 is placed twice");
+}
