@@ -231,7 +231,7 @@ fn check_placements(
             )));
         };
         let id = job.id;
-        if !active.get(job.slot).is_some_and(|s| s.job == p.job) {
+        if active.get(job.slot).is_none_or(|s| s.job != p.job) {
             return Err(SimError::InvalidSchedule(format!("job {id} is not active")));
         }
         if std::mem::replace(&mut job.placed_in, round) == round {
