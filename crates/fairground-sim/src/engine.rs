@@ -414,6 +414,8 @@ struct HotJob {
     profiled: bool,
     /// The job has run before (a later start on other GPUs pays the restart overhead).
     ran_before: bool,
+    /// Its tenant's index in the recorder.
+    tenant: u32,
 }
 
 struct Hot {
@@ -442,6 +444,7 @@ impl Hot {
                     scale_factor: job.scale_factor,
                     profiled: job.resources.is_some(),
                     ran_before: false,
+                    tenant: 0,
                 })
                 .collect(),
         }
@@ -500,9 +503,11 @@ impl<'a> Simulation<'a> {
                 .total_cmp(&jobs[b].arrival)
                 .then(jobs[a].id.cmp(&jobs[b].id))
         });
+        let recorder = Recorder::new(cluster, jobs, config.gantt_max_jobs);
         let mut hot = Hot::new(jobs, cluster.types.len());
         for (rank, &i) in order.iter().enumerate() {
             hot.job[i].rank = rank as u32; // fewer than u32::MAX jobs: `validate`
+            hot.job[i].tenant = recorder.tenant_of(i) as u32; // tenants <= jobs
         }
         let runnable: Vec<bool> = jobs
             .iter()
@@ -525,7 +530,7 @@ impl<'a> Simulation<'a> {
             order,
             total_runnable: runnable.iter().filter(|&&r| r).count(),
             runnable,
-            recorder: Recorder::new(cluster, jobs, config.gantt_max_jobs),
+            recorder,
             last_pieces: if config.restart_overhead_s > 0.0 {
                 vec![None; jobs.len()]
             } else {
@@ -803,9 +808,13 @@ impl<'a> Simulation<'a> {
             } else {
                 s.remaining_steps = (s.remaining_steps - rate * ran).max(0.0);
             }
-            self.recorder.held(cluster, jobs, &p, t, held_until);
-            self.recorder.start(p.job, t);
-            self.hot.job[p.job].ran_before = true;
+            let job = &mut self.hot.job[p.job];
+            self.recorder
+                .held((cluster, jobs), &p, job.tenant as usize, t, held_until);
+            if !job.ran_before {
+                self.recorder.start(p.job, t);
+            }
+            job.ran_before = true;
             if let Some(held) = self.last_pieces.get_mut(p.job) {
                 *held = Some(p.pieces);
             }

@@ -193,16 +193,21 @@ impl Recorder {
         ));
     }
 
-    /// `p` held its GPUs over [t0, t1].
+    /// The index of job `job`'s tenant (for [`Recorder::held`]).
+    pub(crate) fn tenant_of(&self, job: usize) -> usize {
+        self.tenant_of[job]
+    }
+
+    /// `p` held its GPUs over [t0, t1]; `tenant` is [`Recorder::tenant_of`] its job (the
+    /// engine keeps it with the job's other per-placement fields).
     pub(crate) fn held(
         &mut self,
-        cluster: &Cluster,
-        jobs: &[Job],
+        (cluster, jobs): (&Cluster, &[Job]),
         p: &Placement,
+        tenant: usize,
         t0: f64,
         t1: f64,
     ) {
-        let tenant = self.tenant_of[p.job];
         let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
         let (cpu_s, mem_s) = (
             p.cpus_per_gpu * gpus as f64 * (t1 - t0),
