@@ -120,6 +120,50 @@ struct Group {
     sf: Option<u32>,
     fresh: Fresh,
     ran: Vec<RanKey>,
+    /// Keys to take out of (in `before_update`) or put into (in `after_update`) `ran`, sorted:
+    /// a round's changes to a group are applied in one pass over `ran`, not one shift each.
+    change: Vec<RanKey>,
+}
+
+impl Group {
+    /// Notes a change to `ran`; true if it is the group's first this pass.
+    fn note(&mut self, key: RanKey) -> bool {
+        let k = self.change.partition_point(|c| *c < key);
+        self.change.insert(k, key);
+        self.change.len() == 1
+    }
+
+    /// Takes the noted keys out of `ran` (both are sorted).
+    fn take_out(&mut self) {
+        let (change, mut k) = (&self.change, 0);
+        self.ran.retain(|key| {
+            while change.get(k).is_some_and(|c| c < key) {
+                k += 1;
+            }
+            change.get(k) != Some(key)
+        });
+        self.change.clear();
+    }
+
+    /// Merges the noted keys into `ran`, from the back (both are sorted).
+    fn put_in(&mut self) {
+        let (old, add) = (self.ran.len(), &self.change);
+        self.ran.extend_from_slice(add);
+        let (mut a, mut b) = (old, add.len());
+        for w in (0..self.ran.len()).rev() {
+            if b == 0 {
+                break;
+            }
+            if a > 0 && self.ran[a - 1] > add[b - 1] {
+                self.ran[w] = self.ran[a - 1];
+                a -= 1;
+            } else {
+                self.ran[w] = add[b - 1];
+                b -= 1;
+            }
+        }
+        self.change.clear();
+    }
 }
 
 /// Jobs with priority 0 on the type and one scale factor.
@@ -206,6 +250,8 @@ pub(super) struct Lists {
     gone: Vec<bool>,
     /// Lists exist (from the first reset on).
     built: bool,
+    /// (type, row) of the groups with changes noted this pass.
+    touched: Vec<(usize, usize)>,
 }
 
 impl Lists {
@@ -226,6 +272,7 @@ impl Lists {
             next_seq: 0,
             gone: vec![false; jobs.len()],
             built: false,
+            touched: Vec::new(),
         }
     }
 
@@ -237,46 +284,66 @@ impl Lists {
     /// the credit, its deficit and x are new.
     pub fn rebuild(&mut self, book: &Book, x: &Shares, active: &[JobState]) {
         let types = self.types.len();
-        for (j, list) in self.types.iter_mut().enumerate() {
+        // Per type: each row's keys and scale factor, and the priority-0 parts' keys. One pass
+        // over the jobs fills every type (a job's row, rank and scale factor are read once).
+        let mut fresh: Vec<Vec<Vec<FreshKey>>> = Vec::with_capacity(types);
+        let mut sfs: Vec<Vec<Option<Option<u32>>>> = Vec::with_capacity(types);
+        let mut zeros: Vec<Vec<(u32, Vec<FreshKey>)>> = Vec::with_capacity(types);
+        for list in &mut self.types {
             for group in &mut list.groups {
                 for key in &group.ran {
                     list.in_ran[key.3] = false;
                 }
                 group.ran.clear();
             }
-            let mut fresh: Vec<Vec<FreshKey>> = list
+            let mut rows: Vec<Vec<FreshKey>> = list
                 .groups
                 .iter_mut()
                 .map(|g| g.fresh.take_keys())
                 .collect();
-            fresh.resize_with(x.rows(), Vec::new);
-            let mut sf: Vec<Option<Option<u32>>> = vec![None; x.rows()];
-            let mut zero: Vec<(u32, Vec<FreshKey>)> = list
-                .zero
-                .iter_mut()
-                .map(|p| (p.sf, p.fresh.take_keys()))
-                .collect();
-            for s in active {
-                let i = s.job;
+            rows.resize_with(x.rows(), Vec::new);
+            fresh.push(rows);
+            sfs.push(vec![None; x.rows()]);
+            zeros.push(
+                list.zero
+                    .iter_mut()
+                    .map(|p| (p.sf, p.fresh.take_keys()))
+                    .collect(),
+            );
+        }
+        for s in active {
+            let i = s.job;
+            let (seq, job_sf) = (self.seq[i], self.sf[i]);
+            let row = x.row(i);
+            let xi = row.map(|r| x.row_values(r));
+            for j in 0..types {
                 if self.rate[i * types + j] <= 0.0 {
                     continue;
                 }
-                let key = (ordered(book.deficit(i, j)), Reverse(self.seq[i]), i);
-                match x.row(i) {
-                    Some(r) if x.row_values(r)[j] > 0.0 => {
-                        fresh[r].push(key);
-                        sf[r] = match sf[r] {
-                            None => Some(Some(self.sf[i])),
-                            Some(Some(s)) if s == self.sf[i] => Some(Some(s)),
+                let key = (ordered(book.deficit(i, j)), Reverse(seq), i);
+                match (row, xi) {
+                    (Some(r), Some(xi)) if xi[j] > 0.0 => {
+                        fresh[j][r].push(key);
+                        let sf = &mut sfs[j][r];
+                        *sf = match *sf {
+                            None => Some(Some(job_sf)),
+                            Some(Some(s)) if s == job_sf => Some(Some(s)),
                             _ => Some(None),
                         };
                     }
-                    _ => match zero.iter_mut().find(|(s, _)| *s == self.sf[i]) {
+                    _ => match zeros[j].iter_mut().find(|(s, _)| *s == job_sf) {
                         Some((_, keys)) => keys.push(key),
-                        None => zero.push((self.sf[i], vec![key])),
+                        None => zeros[j].push((job_sf, vec![key])),
                     },
                 }
             }
+        }
+        for ((list, fresh), (sf, zero)) in self
+            .types
+            .iter_mut()
+            .zip(fresh)
+            .zip(sfs.into_iter().zip(zeros))
+        {
             list.groups.resize_with(x.rows(), Group::default);
             list.groups.truncate(x.rows());
             for ((group, keys), sf) in list.groups.iter_mut().zip(fresh).zip(sf) {
@@ -323,13 +390,15 @@ impl Lists {
                     let key = self.ran_key(book, r.job, j);
                     let row = x.row(r.job).expect("a member has a row");
                     let list = &mut self.types[j];
-                    let ran = &mut list.groups[row].ran;
-                    if let Ok(k) = ran.binary_search(&key) {
-                        ran.remove(k);
+                    if list.groups[row].note(key) {
+                        self.touched.push((j, row));
                     }
                     list.in_ran[r.job] = false;
                 }
             }
+        }
+        for (j, row) in self.touched.drain(..) {
+            self.types[j].groups[row].take_out();
         }
     }
 
@@ -352,11 +421,14 @@ impl Lists {
             if x.row_values(row)[j] > 0.0 && self.rate(i, j) > 0.0 {
                 let key = self.ran_key(book, i, j);
                 let list = &mut self.types[j];
-                let ran = &mut list.groups[row].ran;
-                let k = ran.binary_search(&key).unwrap_or_else(|k| k);
-                ran.insert(k, key);
+                if list.groups[row].note(key) {
+                    self.touched.push((j, row));
+                }
                 list.in_ran[i] = true;
             }
+        }
+        for (j, row) in self.touched.drain(..) {
+            self.types[j].groups[row].put_in();
         }
         let types = self.types.len();
         for &i in arrived {
@@ -547,6 +619,38 @@ impl Lists {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_groups_noted_changes_apply_in_one_pass() {
+        let key = |jt: u64, job: usize| (jt, Reverse(0), job as u64, job);
+        let mut g = Group {
+            ran: vec![key(1, 0), key(3, 1), key(5, 2), key(7, 3)],
+            ..Group::default()
+        };
+        // Out: 3 and 7 (and 4, which is not there); noted out of order.
+        assert!(g.note(key(7, 3)));
+        assert!(!g.note(key(4, 9)));
+        assert!(!g.note(key(3, 1)));
+        g.take_out();
+        assert_eq!(g.ran, [key(1, 0), key(5, 2)]);
+        assert!(g.change.is_empty());
+        // In: before, between and after the kept ones.
+        for k in [key(9, 4), key(0, 5), key(2, 6), key(5, 7)] {
+            g.note(k);
+        }
+        g.put_in();
+        assert_eq!(
+            g.ran,
+            [
+                key(0, 5),
+                key(1, 0),
+                key(2, 6),
+                key(5, 2),
+                key(5, 7),
+                key(9, 4)
+            ]
+        );
+    }
 
     fn job(id: usize, gpus: u32) -> Job {
         Job {
