@@ -608,19 +608,17 @@ impl<'a> Simulation<'a> {
     /// (placements x log of the gap between them) and reads the ranks in order.
     fn find_slots(&mut self, placements: &[Placement]) {
         let live = &self.active_rank[self.active_start..];
-        // (rank << 32) | index into `placements`.
-        let mut wanted: Vec<u64> = placements
+        // (rank, index into `placements`); sorted as `sjf_share` sorts its pairs, so the
+        // browser's engine carries one copy of that sort.
+        let mut wanted: Vec<(usize, usize)> = placements
             .iter()
             .enumerate()
-            .filter_map(|(k, p)| {
-                let job = self.hot.job.get(p.job)?;
-                Some(u64::from(job.rank) << 32 | k as u64)
-            })
+            .filter_map(|(k, p)| Some((self.hot.job.get(p.job)?.rank as usize, k)))
             .collect();
         wanted.sort_unstable();
         let mut at = 0;
-        for key in wanted {
-            let (rank, k) = ((key >> 32) as u32, key as u32 as usize);
+        for (rank, k) in wanted {
+            let rank = rank as u32;
             // The first position from `at` on whose rank is >= `rank`.
             let mut step = 1;
             while at + step < live.len() && live[at + step] < rank {
