@@ -197,32 +197,59 @@ pub fn copies(p: &Placement) -> usize {
     seen.len()
 }
 
+/// What a round's placements book, per GPU and per server: scratch for [`check_placements`],
+/// kept between rounds (allocating it afresh cost a page-zeroing per round on large clusters).
+struct Booked {
+    /// The index of each server's first GPU in `gpus`.
+    first_gpu: Vec<usize>,
+    /// (occupants, all of them sharing, MB they hold, all footprints known) per GPU, servers
+    /// laid end to end.
+    gpus: Vec<(u32, bool, f64, bool)>,
+    cpus: Vec<f64>,
+    mem: Vec<f64>,
+}
+
+impl Booked {
+    fn new(cluster: &Cluster) -> Booked {
+        let first_gpu: Vec<usize> = cluster
+            .servers
+            .iter()
+            .scan(0, |next, s| {
+                let first = *next;
+                *next += s.gpus as usize;
+                Some(first)
+            })
+            .collect();
+        let total_gpus = cluster.servers.iter().map(|s| s.gpus as usize).sum();
+        Booked {
+            first_gpu,
+            gpus: vec![(0, true, 0.0, true); total_gpus],
+            cpus: vec![0.0; cluster.servers.len()],
+            mem: vec![0.0; cluster.servers.len()],
+        }
+    }
+}
+
 /// Checks a round's placements: each job active and placed once, on GPUs that exist and where
 /// it can run, no GPU booked twice unless both declare sharing, CPU and memory within each
-/// server. `slot[job]` is the job's index in `active` when it is active; `marks` is scratch
-/// indexed by job, and `round` a value not yet written to it.
+/// server. Each placed job's `slot` is its index in `active` (usize::MAX: not active);
+/// `round` is a value not yet written to any job's `placed_in`.
 fn check_placements(
     cluster: &Cluster,
-    hot: &mut Hot,
+    (hot, booked): (&mut Hot, &mut Booked),
     active: &[JobState],
     round: u64,
     placements: &[Placement],
 ) -> Result<(), SimError> {
-    // (occupants, all of them sharing, MB they hold, all footprints known) per GPU, servers laid
-    // end to end.
-    let first_gpu: Vec<usize> = cluster
-        .servers
-        .iter()
-        .scan(0, |next, s| {
-            let first = *next;
-            *next += s.gpus as usize;
-            Some(first)
-        })
-        .collect();
-    let total_gpus = cluster.servers.iter().map(|s| s.gpus as usize).sum();
-    let mut occupants: Vec<(u32, bool, f64, bool)> = vec![(0, true, 0.0, true); total_gpus];
-    let mut cpus = vec![0.0; cluster.servers.len()];
-    let mut mem = vec![0.0; cluster.servers.len()];
+    booked.gpus.fill((0, true, 0.0, true));
+    booked.cpus.fill(0.0);
+    booked.mem.fill(0.0);
+    let Booked {
+        first_gpu,
+        gpus: occupants,
+        cpus,
+        mem,
+    } = booked;
     for p in placements {
         let Some(job) = hot.job.get_mut(p.job) else {
             return Err(SimError::InvalidSchedule(format!(
@@ -462,6 +489,7 @@ pub struct Simulation<'a> {
     jobs: &'a [Job],
     config: &'a SimConfig,
     hot: Hot,
+    booked: Booked,
     order: Vec<usize>,
     runnable: Vec<bool>,
     total_runnable: usize,
@@ -527,6 +555,7 @@ impl<'a> Simulation<'a> {
             jobs,
             config,
             hot,
+            booked: Booked::new(cluster),
             order,
             total_runnable: runnable.iter().filter(|&&r| r).count(),
             runnable,
@@ -709,7 +738,7 @@ impl<'a> Simulation<'a> {
         self.find_slots(&placements);
         check_placements(
             cluster,
-            &mut self.hot,
+            (&mut self.hot, &mut self.booked),
             &self.active[self.active_start..],
             self.rounds,
             &placements,
