@@ -47,7 +47,18 @@ pub fn run() -> Result<(), String> {
             "warnings",
         ]),
     )?;
-    cmd::run("native tests", &mut cargo(&["test", "--workspace"]))?;
+    // Two runs: the playground crate's engine binary and the CLI are both named `fairground`,
+    // and built by one `cargo test --workspace` they race for target/debug/fairground (cargo's
+    // "output filename collision"); when the engine's native stub won, the CLI's tests ran it
+    // and failed. The CLI's tests run before the playground crate's build can overwrite it.
+    cmd::run(
+        "native tests",
+        &mut cargo(&["test", "--workspace", "--exclude", "fairground-web"]),
+    )?;
+    cmd::run(
+        "native tests (playground crate)",
+        &mut cargo(&["test", "-p", "fairground-web"]),
+    )?;
     cmd::run(
         "browser component tests (wasm-bindgen-test, headless Chromium)",
         cargo(&[
