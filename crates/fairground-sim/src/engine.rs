@@ -232,10 +232,10 @@ impl Booked {
 
 /// Checks a round's placements: each job active and placed once, on GPUs that exist and where
 /// it can run, no GPU booked twice unless both declare sharing, CPU and memory within each
-/// server. Each placed job's `slot` is its index in `active` (usize::MAX: not active);
+/// server. Each placed job's `slot` is its index in `active` (u32::MAX: not active);
 /// `round` is a value not yet written to any job's `placed_in`.
 fn check_placements(
-    cluster: &Cluster,
+    (cluster, jobs): (&Cluster, &[Job]),
     (hot, booked): (&mut Hot, &mut Booked),
     active: &[JobState],
     round: u64,
@@ -257,8 +257,8 @@ fn check_placements(
                 p.job
             )));
         };
-        let id = job.id;
-        if active.get(job.slot).is_none_or(|s| s.job != p.job) {
+        let id = JobId(jobs, p.job);
+        if active.get(job.slot as usize).is_none_or(|s| s.job != p.job) {
             return Err(SimError::InvalidSchedule(format!("job {id} is not active")));
         }
         if std::mem::replace(&mut job.placed_in, round) == round {
@@ -368,7 +368,7 @@ fn check_placements(
 
 /// Each copy of the job holds exactly its scale factor in GPUs, copies are numbered 0, 1, ...
 /// (at most 64), and no server holds pieces of two copies.
-fn check_copies(scale_factor: u32, p: &Placement, id: usize) -> Result<(), SimError> {
+fn check_copies(scale_factor: u32, p: &Placement, id: JobId) -> Result<(), SimError> {
     let n = copies(p);
     if n > 64 || p.pieces.iter().any(|x| x.copy as usize >= n) {
         return Err(SimError::InvalidSchedule(format!(
@@ -421,21 +421,38 @@ pub fn simulate(
     Ok(sim.finish(scheduler))
 }
 
+/// `Job::id` of job i, for messages: read only when one is written.
+#[derive(Clone, Copy)]
+struct JobId<'a>(&'a [Job], usize);
+
+impl std::fmt::Display for JobId<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0[self.1].id)
+    }
+}
+
+/// Rates kept in the job's record when the cluster has at most this many types (Gavel's has
+/// 3), so the record fills one cache line.
+const INLINE_RATES: usize = 3;
+
 /// What the engine keeps per job for placing it, one record per job: read from `Job` (strings
 /// and a rate vector on the heap) and from separate vectors, a placement cost several cache
-/// misses once a run holds tens of thousands of jobs; here it costs one, and one for the rates.
+/// misses once a run holds tens of thousands of jobs; here it costs one (rates included, on
+/// clusters of up to [`INLINE_RATES`] types).
 #[derive(Debug, Clone)]
+#[repr(align(64))]
 struct HotJob {
+    /// `Job::rate` when the cluster has at most [`INLINE_RATES`] types (else in `Hot::rate`).
+    rate: [f64; INLINE_RATES],
     gpu_mem_mb: Option<f64>,
-    /// `Job::id`, for messages.
-    id: usize,
     /// The round in which the job was last placed (u64::MAX: never).
     placed_in: u64,
     /// Its rank in arrival order (`active` is sorted by it, so a placed job is found by
     /// binary search in `Simulation::active_rank`).
     rank: u32,
-    /// Where the job sits in the live range this round (scratch; usize::MAX: not active).
-    slot: usize,
+    /// Where the job sits in the live range this round (scratch; u32::MAX: not active; fewer
+    /// than u32::MAX jobs: `validate`).
+    slot: u32,
     scale_factor: u32,
     /// The job has a CPU/memory profile (`Job::resources`).
     profiled: bool,
@@ -447,27 +464,31 @@ struct HotJob {
 
 struct Hot {
     types: usize,
-    /// rate[i * types + j]: `Job::rate`.
+    /// rate[i * types + j]: `Job::rate`, on clusters of more than [`INLINE_RATES`] types.
     rate: Vec<f64>,
     job: Vec<HotJob>,
 }
 
 impl Hot {
     fn new(jobs: &[Job], types: usize) -> Hot {
+        let rate = |job: &Job, j: usize| job.rate.get(j).copied().unwrap_or(0.0);
         Hot {
             types,
-            rate: jobs
-                .iter()
-                .flat_map(|job| (0..types).map(|j| job.rate.get(j).copied().unwrap_or(0.0)))
-                .collect(),
+            rate: if types > INLINE_RATES {
+                jobs.iter()
+                    .flat_map(|job| (0..types).map(move |j| rate(job, j)))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             job: jobs
                 .iter()
                 .map(|job| HotJob {
+                    rate: std::array::from_fn(|j| if j < types { rate(job, j) } else { 0.0 }),
                     gpu_mem_mb: job.gpu_mem_mb,
-                    id: job.id,
                     placed_in: u64::MAX,
                     rank: u32::MAX,
-                    slot: usize::MAX,
+                    slot: u32::MAX,
                     scale_factor: job.scale_factor,
                     profiled: job.resources.is_some(),
                     ran_before: false,
@@ -477,8 +498,13 @@ impl Hot {
         }
     }
 
+    /// Job i's rate per type.
     fn rates(&self, i: usize) -> &[f64] {
-        &self.rate[i * self.types..(i + 1) * self.types]
+        if self.types <= INLINE_RATES {
+            &self.job[i].rate[..self.types]
+        } else {
+            &self.rate[i * self.types..(i + 1) * self.types]
+        }
     }
 }
 
@@ -632,7 +658,7 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// Sets each placed job's `slot` (usize::MAX: not active): the placed jobs' ranks, sorted,
+    /// Sets each placed job's `slot` (u32::MAX: not active): the placed jobs' ranks, sorted,
     /// are merged into the live range's, galloping over the gaps, so a round costs about
     /// (placements x log of the gap between them) and reads the ranks in order.
     fn find_slots(&mut self, placements: &[Placement]) {
@@ -656,9 +682,9 @@ impl<'a> Simulation<'a> {
             let (from, to) = (at + step / 2, (at + step + 1).min(live.len()));
             at = from + live[from.min(to)..to].partition_point(|&r| r < rank);
             self.hot.job[placements[k].job].slot = if live.get(at) == Some(&rank) {
-                at
+                at as u32 // fewer than u32::MAX jobs: `validate`
             } else {
-                usize::MAX
+                u32::MAX
             };
         }
     }
@@ -734,10 +760,10 @@ impl<'a> Simulation<'a> {
         let mut placements = scheduler.schedule(&view)?;
         account_proportional_share(cluster, &mut placements);
         self.rounds += 1;
-        // Where each placed job sits in the live range (usize::MAX: not active).
+        // Where each placed job sits in the live range (u32::MAX: not active).
         self.find_slots(&placements);
         check_placements(
-            cluster,
+            (cluster, jobs),
             (&mut self.hot, &mut self.booked),
             &self.active[self.active_start..],
             self.rounds,
@@ -749,7 +775,7 @@ impl<'a> Simulation<'a> {
         for p in &placements {
             let hot = &self.hot;
             let job = &hot.job[p.job];
-            let state = job.slot;
+            let state = job.slot as usize;
             let rate = placement_rate(
                 cluster,
                 (

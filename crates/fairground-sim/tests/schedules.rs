@@ -307,3 +307,75 @@ fn the_engine_refuses_jobs_not_active_or_placed_twice() {
     refused(vec![vec![0, 3, 0]], "job 0 is placed twice");
     refused(vec![vec![3], vec![2, 0, 2]], "job 2 is placed twice");
 }
+
+/// Places, each round, each scripted (job, server) on GPU 0 of that server.
+struct OnServers {
+    rounds: Vec<Vec<(usize, usize)>>,
+    round: usize,
+}
+
+impl fairground_sim::Scheduler for OnServers {
+    fn name(&self) -> String {
+        "on-servers".into()
+    }
+
+    fn schedule(
+        &mut self,
+        _: &fairground_sim::RoundView,
+    ) -> Result<Vec<fairground_sim::Placement>, fairground_sim::SimError> {
+        let round = self.rounds.get(self.round).cloned().unwrap_or_default();
+        self.round += 1;
+        Ok(round
+            .into_iter()
+            .map(|(job, server)| {
+                fairground_sim::Placement::exclusive(
+                    job,
+                    vec![schedulers::Piece {
+                        server,
+                        gpus: vec![0],
+                        copy: 0,
+                    }],
+                )
+            })
+            .collect())
+    }
+}
+
+#[test]
+fn rates_on_clusters_of_few_and_many_types() {
+    // The engine keeps a job's rates in its record on clusters of up to 3 types and apart
+    // beyond; both must run a job at its rate on the type it is placed on, and refuse a type
+    // where its rate is 0. One GPU per type, so server k is type k. Job 0: 720 steps at 2/s
+    // on the last type (360 s); job 1: 360 steps at 1/s on the first (360 s), then on the
+    // last type, where it cannot run.
+    for types in [2, 3, 4, 5] {
+        let names = ["v100", "p100", "k80", "a100", "t4"];
+        let spec: Vec<String> = names[..types].iter().map(|n| format!("{n}=1")).collect();
+        let cluster = Cluster::parse(&spec.join(",")).unwrap();
+        let mut rate0 = vec![0.5; types];
+        rate0[types - 1] = 2.0;
+        let mut rate1 = vec![1.0; types];
+        rate1[types - 1] = 0.0;
+        let jobs = [
+            job(0, "a", 0.0, 720.0, &rate0),
+            job(1, "a", 0.0, 360.0, &rate1),
+        ];
+        let config = SimConfig::default();
+        let last = types - 1;
+        let mut s = OnServers {
+            rounds: vec![vec![(0, last), (1, 0)]],
+            round: 0,
+        };
+        let r = simulate(&cluster, &jobs, &mut s, &config, &mut |_, _| {}).unwrap();
+        assert_eq!(finishes(&r), [360.0, 360.0], "{types} types");
+        let mut s = OnServers {
+            rounds: vec![vec![(1, last)]],
+            round: 0,
+        };
+        let err = simulate(&cluster, &jobs, &mut s, &config, &mut |_, _| {})
+            .expect_err("a type where the job cannot run")
+            .to_string();
+        let says = format!("job 1 placed on {}, where it cannot run", names[last]);
+        assert!(err.contains(&says), "{types} types: {err}");
+    }
+}

@@ -18,14 +18,19 @@
 use super::super::{JobState, Ran};
 use super::shares::Shares;
 
+/// Job i's clock and deficit on type j, side by side: a round reads both for each job that ran.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    job_time: f64,
+    deficit: f64,
+}
+
 pub(super) struct Book {
     credit: f64,
     types: usize,
-    /// job_time[i * types + j]; meaningful while job i is `live`.
-    job_time: Vec<f64>,
+    /// slot[i * types + j]; meaningful while job i is `live`.
+    slot: Vec<Slot>,
     worker_time: Vec<f64>,
-    /// deficit[i * types + j], like `job_time`.
-    deficit: Vec<f64>,
     /// live[i]: job i is active (it has a clock).
     live: Vec<bool>,
     /// When the last reset happened (0 counts as never, as in Gavel).
@@ -37,9 +42,8 @@ impl Book {
         Book {
             credit: round_s / 2.0,
             types,
-            job_time: vec![0.0; jobs * types],
+            slot: vec![Slot::default(); jobs * types],
             worker_time: vec![0.0; types],
-            deficit: vec![0.0; jobs * types],
             live: vec![false; jobs],
             last_reset: 0.0,
         }
@@ -55,7 +59,7 @@ impl Book {
         for r in last_round {
             self.worker_time[r.gpu_type] += r.seconds;
             if self.live[r.job] {
-                self.job_time[r.job * types + r.gpu_type] += r.seconds;
+                self.slot[r.job * types + r.gpu_type].job_time += r.seconds;
             }
         }
         for r in last_round.iter().filter(|r| r.finished) {
@@ -68,8 +72,10 @@ impl Book {
         for s in &active[first_new..] {
             let i = s.job;
             self.live[i] = true;
-            self.job_time[i * types..(i + 1) * types].fill(self.credit);
-            self.deficit[i * types..(i + 1) * types].fill(0.0);
+            self.slot[i * types..(i + 1) * types].fill(Slot {
+                job_time: self.credit,
+                deficit: 0.0,
+            });
             arrived.push(i);
         }
     }
@@ -85,11 +91,11 @@ impl Book {
             let i = s.job;
             let xi = x.of(i);
             for j in 0..types {
-                let k = i * types + j;
-                let received = self.job_time[k] - self.credit;
+                let slot = &mut self.slot[i * types + j];
+                let received = slot.job_time - self.credit;
                 let promised = xi.get(j).map_or(0.0, |x| x * elapsed);
-                self.deficit[k] += promised - received;
-                self.job_time[k] = self.credit;
+                slot.deficit += promised - received;
+                slot.job_time = self.credit;
                 self.worker_time[j] += self.credit;
             }
         }
@@ -98,7 +104,7 @@ impl Book {
 
     /// Seconds job i ran on type j since the reset, with the credit (see the module's table).
     pub fn job_time(&self, i: usize, j: usize) -> f64 {
-        self.job_time[i * self.types + j]
+        self.slot[i * self.types + j].job_time
     }
 
     /// All the time type j gave out since the reset, with the credits.
@@ -119,7 +125,7 @@ impl Book {
         if xij == 0.0 || rate == 0.0 {
             return 0.0;
         }
-        self.priority_at(j, xij, self.job_time[i * self.types + j])
+        self.priority_at(j, xij, self.job_time(i, j))
     }
 
     /// The priority on type j of a job that can run there with x_ij = `xij` > 0 and `jt` on
@@ -137,7 +143,7 @@ impl Book {
     /// Job i's deficit on type j; 0 for a job that is not active.
     pub fn deficit(&self, i: usize, j: usize) -> f64 {
         if self.live[i] {
-            self.deficit[i * self.types + j]
+            self.slot[i * self.types + j].deficit
         } else {
             0.0
         }

@@ -240,8 +240,8 @@ struct Cursor {
 /// The lists of every type, and each job's arrival rank.
 pub(super) struct Lists {
     types: Vec<TypeList>,
-    /// rate[i * types + j] and sf[i]: the jobs' throughputs and scale factors, in one place.
-    rate: Vec<f64>,
+    /// can_run[i * types + j]: job i has a throughput on type j; sf[i]: its scale factor.
+    can_run: Vec<bool>,
     sf: Vec<u32>,
     /// seq[job]: its rank in arrival order (Gavel's tie-break).
     seq: Vec<u64>,
@@ -263,9 +263,9 @@ impl Lists {
                     ..TypeList::default()
                 })
                 .collect(),
-            rate: jobs
+            can_run: jobs
                 .iter()
-                .flat_map(|job| (0..types).map(|j| job.rate[j]))
+                .flat_map(|job| (0..types).map(|j| job.rate[j] > 0.0))
                 .collect(),
             sf: jobs.iter().map(|job| job.scale_factor).collect(),
             seq: vec![0; jobs.len()],
@@ -274,10 +274,6 @@ impl Lists {
             built: false,
             touched: Vec::new(),
         }
-    }
-
-    fn rate(&self, i: usize, j: usize) -> f64 {
-        self.rate[i * self.types.len() + j]
     }
 
     /// Rebuilds every type's lists after a reset and recomputation: every active job's clock is
@@ -317,7 +313,7 @@ impl Lists {
             let row = x.row(i);
             let xi = row.map(|r| x.row_values(r));
             for j in 0..types {
-                if self.rate[i * types + j] <= 0.0 {
+                if !self.can_run[i * types + j] {
                     continue;
                 }
                 let key = (ordered(book.deficit(i, j)), Reverse(seq), i);
@@ -418,7 +414,8 @@ impl Lists {
                 continue;
             }
             let Some(row) = x.row(i) else { continue };
-            if x.row_values(row)[j] > 0.0 && self.rate(i, j) > 0.0 {
+            // (It ran on j, so it can run there: the engine refuses a placement elsewhere.)
+            if x.row_values(row)[j] > 0.0 {
                 let key = self.ran_key(book, i, j);
                 let list = &mut self.types[j];
                 if list.groups[row].note(key) {
@@ -433,7 +430,7 @@ impl Lists {
         let types = self.types.len();
         for &i in arrived {
             for (j, list) in self.types.iter_mut().enumerate() {
-                if self.rate[i * types + j] > 0.0 {
+                if self.can_run[i * types + j] {
                     list.zero_part(self.sf[i]).arrivals.push(i);
                 }
             }
