@@ -118,6 +118,11 @@ fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), S
                 "{at}: rates must be finite and >= 0"
             )));
         }
+        if let Some(mb) = job.gpu_mem_mb.filter(|mb| !(mb.is_finite() && *mb >= 0.0)) {
+            return Err(SimError::Input(format!(
+                "{at}: GPU memory must be finite and >= 0 MB (got {mb})"
+            )));
+        }
     }
     Ok(())
 }
@@ -266,7 +271,7 @@ fn check_placements(
                 "job {id} is placed twice"
             )));
         }
-        let (gpu_mem_mb, scale_factor) = (job.gpu_mem_mb, job.scale_factor);
+        let (gpu_mem_mb, scale_factor) = (job.gpu_mem_mb(), job.scale_factor);
         let rates = hot.rates(p.job);
         if p.pieces.is_empty() || p.pieces.iter().any(|piece| piece.gpus.is_empty()) {
             return Err(SimError::InvalidSchedule(format!(
@@ -444,7 +449,8 @@ const INLINE_RATES: usize = 3;
 struct HotJob {
     /// `Job::rate` when the cluster has at most [`INLINE_RATES`] types (else in `Hot::rate`).
     rate: [f64; INLINE_RATES],
-    gpu_mem_mb: Option<f64>,
+    /// `Job::gpu_mem_mb`, NaN for None (`validate` refuses a NaN), so the record fits a line.
+    gpu_mem_mb: f64,
     /// The round in which the job was last placed (u64::MAX: never).
     placed_in: u64,
     /// Its rank in arrival order (`active` is sorted by it, so a placed job is found by
@@ -461,6 +467,14 @@ struct HotJob {
     /// Its tenant's index in the recorder.
     tenant: u32,
 }
+
+impl HotJob {
+    fn gpu_mem_mb(&self) -> Option<f64> {
+        (!self.gpu_mem_mb.is_nan()).then_some(self.gpu_mem_mb)
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<HotJob>() == 64, "one cache line");
 
 struct Hot {
     types: usize,
@@ -485,7 +499,7 @@ impl Hot {
                 .iter()
                 .map(|job| HotJob {
                     rate: std::array::from_fn(|j| if j < types { rate(job, j) } else { 0.0 }),
-                    gpu_mem_mb: job.gpu_mem_mb,
+                    gpu_mem_mb: job.gpu_mem_mb.unwrap_or(f64::NAN),
                     placed_in: u64::MAX,
                     rank: u32::MAX,
                     slot: u32::MAX,

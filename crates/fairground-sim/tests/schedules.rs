@@ -379,3 +379,81 @@ fn rates_on_clusters_of_few_and_many_types() {
         assert!(err.contains(&says), "{types} types: {err}");
     }
 }
+
+#[test]
+fn a_bad_job_is_refused_with_its_id_and_field() {
+    let cluster = Cluster::parse("v100=1,k80=1").unwrap();
+    let config = SimConfig::default();
+    let good = job(7, "a", 0.0, 360.0, &[1.0, 1.0]);
+    let cases: Vec<(Job, &str)> = vec![
+        (
+            Job {
+                rate: vec![1.0],
+                ..good.clone()
+            },
+            "job 7: 1 rates for 2 GPU types",
+        ),
+        (
+            Job {
+                rate: vec![1.0, f64::NAN],
+                ..good.clone()
+            },
+            "job 7: rates must be finite and >= 0",
+        ),
+        (
+            Job {
+                arrival: -1.0,
+                ..good.clone()
+            },
+            "job 7: arrival must be a time >= 0",
+        ),
+        (
+            Job {
+                total_steps: 0.0,
+                ..good.clone()
+            },
+            "job 7: total steps must be > 0",
+        ),
+        (
+            Job {
+                scale_factor: 0,
+                ..good.clone()
+            },
+            "job 7: needs at least one GPU",
+        ),
+        (
+            Job {
+                gpu_mem_mb: Some(f64::NAN),
+                ..good.clone()
+            },
+            "job 7: GPU memory must be finite and >= 0 MB (got NaN)",
+        ),
+    ];
+    for (bad, says) in cases {
+        let mut scheduler = schedulers::by_name("fifo", &config).unwrap();
+        let err = simulate(
+            &cluster,
+            &[bad],
+            scheduler.as_mut(),
+            &config,
+            &mut |_, _| {},
+        )
+        .expect_err(says)
+        .to_string();
+        assert!(err.contains(says), "{err}");
+    }
+    let mut scheduler = schedulers::by_name("fifo", &config).unwrap();
+    let fine = Job {
+        gpu_mem_mb: Some(1000.0),
+        ..good
+    };
+    let r = simulate(
+        &cluster,
+        &[fine],
+        scheduler.as_mut(),
+        &config,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert_eq!(finishes(&r), [360.0]);
+}
