@@ -35,6 +35,9 @@ pub(super) struct Book {
     live: Vec<bool>,
     /// When the last reset happened (0 counts as never, as in Gavel).
     pub last_reset: f64,
+    /// The deficits the last reset left, of the jobs it was given, in that order
+    /// (`k * types + j`): the lists' rebuild reads them densely rather than per job.
+    at_reset: Vec<f64>,
 }
 
 impl Book {
@@ -46,6 +49,7 @@ impl Book {
             worker_time: vec![0.0; types],
             live: vec![false; jobs],
             last_reset: 0.0,
+            at_reset: Vec::new(),
         }
     }
 
@@ -87,6 +91,7 @@ impl Book {
         let elapsed = now - self.last_reset;
         let types = self.types;
         self.worker_time.iter_mut().for_each(|w| *w = 0.0);
+        self.at_reset.clear();
         for s in active {
             let i = s.job;
             let xi = x.of(i);
@@ -96,10 +101,17 @@ impl Book {
                 let promised = xi.get(j).map_or(0.0, |x| x * elapsed);
                 slot.deficit += promised - received;
                 slot.job_time = self.credit;
+                self.at_reset.push(slot.deficit);
                 self.worker_time[j] += self.credit;
             }
         }
         self.last_reset = now;
+    }
+
+    /// The deficits the last reset left: `[k * types + j]` is type j's for the k-th job it was
+    /// given.
+    pub fn deficits_at_reset(&self) -> &[f64] {
+        &self.at_reset
     }
 
     /// Seconds job i ran on type j since the reset, with the credit (see the module's table).

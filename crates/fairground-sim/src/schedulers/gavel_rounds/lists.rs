@@ -237,15 +237,22 @@ struct Cursor {
     checked: u64,
 }
 
+/// Job i's rank in arrival order (Gavel's tie-break; fewer than u32::MAX jobs: the engine's
+/// `validate`) and its scale factor.
+#[derive(Clone, Copy)]
+struct ListJob {
+    seq: u32,
+    sf: u32,
+}
+
 /// The lists of every type, and each job's arrival rank.
 pub(super) struct Lists {
     types: Vec<TypeList>,
-    /// can_run[i * types + j]: job i has a throughput on type j; sf[i]: its scale factor.
+    /// can_run[i * types + j]: job i has a throughput on type j.
     can_run: Vec<bool>,
-    sf: Vec<u32>,
-    /// seq[job]: its rank in arrival order (Gavel's tie-break).
-    seq: Vec<u64>,
-    next_seq: u64,
+    /// What the lists read of job i, in one place (a reset reads it for every active job).
+    job: Vec<ListJob>,
+    next_seq: u32,
     /// gone[job]: it finished.
     gone: Vec<bool>,
     /// Lists exist (from the first reset on).
@@ -267,8 +274,13 @@ impl Lists {
                 .iter()
                 .flat_map(|job| (0..types).map(|j| job.rate[j] > 0.0))
                 .collect(),
-            sf: jobs.iter().map(|job| job.scale_factor).collect(),
-            seq: vec![0; jobs.len()],
+            job: jobs
+                .iter()
+                .map(|job| ListJob {
+                    seq: 0,
+                    sf: job.scale_factor,
+                })
+                .collect(),
             next_seq: 0,
             gone: vec![false; jobs.len()],
             built: false,
@@ -277,7 +289,7 @@ impl Lists {
     }
 
     /// Rebuilds every type's lists after a reset and recomputation: every active job's clock is
-    /// the credit, its deficit and x are new.
+    /// the credit, its deficit and x are new. `active` are the jobs the reset was given.
     pub fn rebuild(&mut self, book: &Book, x: &Shares, active: &[JobState]) {
         let types = self.types.len();
         // Per type: each row's keys and scale factor, and the priority-0 parts' keys. One pass
@@ -307,16 +319,23 @@ impl Lists {
                     .collect(),
             );
         }
-        for s in active {
+        let at_reset = book.deficits_at_reset();
+        assert_eq!(
+            at_reset.len(),
+            active.len() * types,
+            "a rebuild follows a reset"
+        );
+        for (s, deficits) in active.iter().zip(at_reset.chunks_exact(types.max(1))) {
             let i = s.job;
-            let (seq, job_sf) = (self.seq[i], self.sf[i]);
+            let ListJob { seq, sf: job_sf } = self.job[i];
+            let seq = u64::from(seq);
             let row = x.row(i);
             let xi = row.map(|r| x.row_values(r));
             for j in 0..types {
                 if !self.can_run[i * types + j] {
                     continue;
                 }
-                let key = (ordered(book.deficit(i, j)), Reverse(seq), i);
+                let key = (ordered(deficits[j]), Reverse(seq), i);
                 match (row, xi) {
                     (Some(r), Some(xi)) if xi[j] > 0.0 => {
                         fresh[j][r].push(key);
@@ -402,7 +421,7 @@ impl Lists {
     /// with their new time, and lists the arrivals.
     pub fn after_update(&mut self, book: &Book, x: &Shares, last_round: &[Ran], arrived: &[usize]) {
         for &i in arrived {
-            self.seq[i] = self.next_seq;
+            self.job[i].seq = self.next_seq;
             self.next_seq += 1;
         }
         if !self.built {
@@ -431,7 +450,7 @@ impl Lists {
         for &i in arrived {
             for (j, list) in self.types.iter_mut().enumerate() {
                 if self.can_run[i * types + j] {
-                    list.zero_part(self.sf[i]).arrivals.push(i);
+                    list.zero_part(self.job[i].sf).arrivals.push(i);
                 }
             }
         }
@@ -441,7 +460,7 @@ impl Lists {
         (
             ordered(book.job_time(i, j)),
             Reverse(ordered(book.deficit(i, j))),
-            self.seq[i],
+            u64::from(self.job[i].seq),
             i,
         )
     }
@@ -465,7 +484,7 @@ impl Lists {
         visit: &mut dyn FnMut(usize, f64, u32) -> Option<u32>,
     ) -> Result<(), Unordered> {
         let credit = ordered(book.credit());
-        let (gone, seq, sf) = (&self.gone, &self.seq, &self.sf);
+        let (gone, job) = (&self.gone, &self.job);
         let list = &mut self.types[j];
         let in_ran = &list.in_ran;
         let dead = |i: usize| gone[i] || in_ran[i];
@@ -483,7 +502,7 @@ impl Lists {
             let (i, xij) = (key.3, x.row_values(g)[j]);
             let priority = book.priority_at(j, xij, unordered(key.0));
             Some(Head {
-                entry: ListEntry::new([priority, unordered(key.1 .0), xij], seq[i] as usize, i),
+                entry: ListEntry::new([priority, unordered(key.1 .0), xij], key.2 as usize, i),
                 group: g,
                 jt: key.0,
                 from_ran,
@@ -508,7 +527,9 @@ impl Lists {
             let g = head.group;
             let group = &mut list.groups[g];
             let i = head.entry.job;
-            if sf[i] > left && group.sf.is_some() {
+            // (The group's scale factor, when its members share one, saves reading the job's.)
+            let gpus = group.sf.unwrap_or_else(|| job[i].sf);
+            if gpus > left && group.sf.is_some() {
                 // Every member needs as many GPUs, and fewer are left from here on.
                 continue;
             }
@@ -540,7 +561,7 @@ impl Lists {
             } else {
                 at.front += 1;
             }
-            match visit(i, head.entry.key[0], sf[i]) {
+            match visit(i, head.entry.key[0], gpus) {
                 Some(l) => left = l,
                 None => {
                     stopped = true;
@@ -571,10 +592,10 @@ impl Lists {
                     let arrived = part.arrivals.get(*arrival).copied();
                     let head = match (fresh, arrived) {
                         (Some((d, _, _)), Some(a)) if d < zero_key => {
-                            ((zero_key, Reverse(seq[a])), true)
+                            ((zero_key, Reverse(u64::from(job[a].seq))), true)
                         }
                         (Some((d, s, _)), _) => ((d, s), false),
-                        (None, Some(a)) => ((zero_key, Reverse(seq[a])), true),
+                        (None, Some(a)) => ((zero_key, Reverse(u64::from(job[a].seq))), true),
                         (None, None) => continue,
                     };
                     if best.is_none_or(|(_, b, _)| head.0 > b) {
