@@ -695,7 +695,8 @@ impl GavelRounds {
         }
         // Place per type, largest jobs first; a pick without an allocation is not run.
         let mut pool = GpuPool::new(cluster);
-        let mut placements = Vec::new();
+        // Sized once: grown by doubling, a round's vector was a fresh allocation each time.
+        let mut placements = Vec::with_capacity(picks.iter().map(Vec::len).sum());
         for (j, picked) in picks.iter_mut().enumerate() {
             picked.sort_by_key(|&(_, gpus)| std::cmp::Reverse(gpus));
             for &(i, gpus) in picked.iter() {
