@@ -56,8 +56,31 @@ fn unordered(u: u64) -> f64 {
     }
 }
 
-/// A member at the credit: the greatest comes first (deficit descending, then arrival).
-type FreshKey = (u64, Reverse<u64>, usize);
+/// A member at the credit: the greatest comes first (deficit descending, then arrival). One
+/// u128 (deficit as [`ordered`], then u32::MAX - arrival rank, then the job; both fewer than
+/// u32::MAX, the engine's `validate`), so a heap moves and compares 16 bytes, not a tuple.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct FreshKey(u128);
+
+impl FreshKey {
+    fn new(deficit: f64, seq: u32, job: usize) -> FreshKey {
+        let later = u32::MAX - seq;
+        FreshKey(u128::from(ordered(deficit)) << 64 | u128::from(later) << 32 | job as u128)
+    }
+
+    /// The deficit, as [`ordered`].
+    fn deficit(self) -> u64 {
+        (self.0 >> 64) as u64
+    }
+
+    fn seq(self) -> u64 {
+        u64::from(u32::MAX - (self.0 >> 32) as u32)
+    }
+
+    fn job(self) -> usize {
+        self.0 as u32 as usize
+    }
+}
 
 /// A member that ran: the least comes first (jt ascending, deficit descending, arrival).
 type RanKey = (u64, Reverse<u64>, u64, usize);
@@ -98,7 +121,7 @@ impl Fresh {
     ) -> Option<FreshKey> {
         loop {
             if let Some(&key) = self.front.get(*k) {
-                if is_dead(key.2) {
+                if is_dead(key.job()) {
                     *k += 1;
                     *dead += 1;
                     continue;
@@ -106,7 +129,7 @@ impl Fresh {
                 return Some(key);
             }
             let key = self.heap.pop()?;
-            if !is_dead(key.2) {
+            if !is_dead(key.job()) {
                 self.front.push(key);
                 return Some(key);
             }
@@ -328,14 +351,13 @@ impl Lists {
         for (s, deficits) in active.iter().zip(at_reset.chunks_exact(types.max(1))) {
             let i = s.job;
             let ListJob { seq, sf: job_sf } = self.job[i];
-            let seq = u64::from(seq);
             let row = x.row(i);
             let xi = row.map(|r| x.row_values(r));
             for j in 0..types {
                 if !self.can_run[i * types + j] {
                     continue;
                 }
-                let key = (ordered(deficits[j]), Reverse(seq), i);
+                let key = FreshKey::new(deficits[j], seq, i);
                 match (row, xi) {
                     (Some(r), Some(xi)) if xi[j] > 0.0 => {
                         fresh[j][r].push(key);
@@ -492,7 +514,7 @@ impl Lists {
             let fresh = group
                 .fresh
                 .peek(&mut at.front, &mut at.dead, &dead)
-                .map(|(d, Reverse(s), i)| (credit, Reverse(d), s, i));
+                .map(|k| (credit, Reverse(k.deficit()), k.seq(), k.job()));
             let (key, from_ran) = match (fresh, group.ran.get(at.ran).copied()) {
                 (Some(f), Some(r)) if r < f => (r, true),
                 (Some(f), _) => (f, false),
@@ -591,10 +613,10 @@ impl Lists {
                     }
                     let arrived = part.arrivals.get(*arrival).copied();
                     let head = match (fresh, arrived) {
-                        (Some((d, _, _)), Some(a)) if d < zero_key => {
+                        (Some(k), Some(a)) if k.deficit() < zero_key => {
                             ((zero_key, Reverse(u64::from(job[a].seq))), true)
                         }
-                        (Some((d, s, _)), _) => ((d, s), false),
+                        (Some(k), _) => ((k.deficit(), Reverse(k.seq())), false),
                         (None, Some(a)) => ((zero_key, Reverse(u64::from(job[a].seq))), true),
                         (None, None) => continue,
                     };
@@ -612,7 +634,7 @@ impl Lists {
                     part.arrivals[*arrival - 1]
                 } else {
                     *front += 1;
-                    part.fresh.front[*front - 1].2
+                    part.fresh.front[*front - 1].job()
                 };
                 match visit(i, 0.0, part.sf) {
                     Some(l) => left = l,
@@ -621,13 +643,13 @@ impl Lists {
             }
             for (part, &(_, _, dead_seen)) in list.zero.iter_mut().zip(&at) {
                 if dead_seen > 0 {
-                    part.fresh.front.retain(|k| !gone[k.2]);
+                    part.fresh.front.retain(|k| !gone[k.job()]);
                 }
             }
         }
         for (group, at) in list.groups.iter_mut().zip(&cursors) {
             if at.dead > 0 {
-                group.fresh.front.retain(|k| !dead(k.2));
+                group.fresh.front.retain(|k| !dead(k.job()));
             }
         }
         outcome
