@@ -18,7 +18,9 @@
 //! in a sorted vector by (jt, deficit, arrival), updated as they run. A round merges the groups'
 //! heads by Gavel's own key, the priority computed by [`Book::priority`], so different groups
 //! are ordered by the same floating-point numbers as Gavel's list. Jobs with priority 0 (x_ij =
-//! 0, or no allocation yet) come after, by (deficit, arrival), in one part per scale factor.
+//! 0, or no allocation yet) come after, by (deficit, arrival), in one part per scale factor;
+//! a type's parts are built when a walk first reaches them after a reset (most walks fill the
+//! type before).
 //!
 //! Skipping is Gavel's too: a job that does not fit in the GPUs left is passed over, and as
 //! those only shrink during a walk, a group or part whose jobs need more is left at once.
@@ -205,23 +207,25 @@ struct TypeList {
     zero: Vec<ZeroPart>,
     /// in_ran[job]: the job is in its group's `ran` vector.
     in_ran: Vec<bool>,
+    /// `zero` holds the jobs of the reset (else only the arrivals since): built when a walk
+    /// first reaches it.
+    zero_built: bool,
 }
 
-impl TypeList {
-    fn zero_part(&mut self, sf: u32) -> &mut ZeroPart {
-        let k = match self.zero.iter().position(|p| p.sf == sf) {
-            Some(k) => k,
-            None => {
-                self.zero.push(ZeroPart {
-                    sf,
-                    fresh: Fresh::default(),
-                    arrivals: Vec::new(),
-                });
-                self.zero.len() - 1
-            }
-        };
-        &mut self.zero[k]
-    }
+/// The priority-0 part of scale factor `sf`, made if missing.
+fn zero_part(zero: &mut Vec<ZeroPart>, sf: u32) -> &mut ZeroPart {
+    let k = match zero.iter().position(|p| p.sf == sf) {
+        Some(k) => k,
+        None => {
+            zero.push(ZeroPart {
+                sf,
+                fresh: Fresh::default(),
+                arrivals: Vec::new(),
+            });
+            zero.len() - 1
+        }
+    };
+    &mut zero[k]
 }
 
 /// One group's head in a walk's merge, ordered by Gavel's key.
@@ -282,6 +286,10 @@ pub(super) struct Lists {
     built: bool,
     /// (type, row) of the groups with changes noted this pass.
     touched: Vec<(usize, usize)>,
+    /// The jobs of the last reset, in its order: (job, arrival rank, scale factor); and
+    /// zero_at_reset[k * types + j]: the k-th belongs in type j's priority-0 parts.
+    at_reset: Vec<(u32, u32, u32)>,
+    zero_at_reset: Vec<bool>,
 }
 
 impl Lists {
@@ -308,6 +316,8 @@ impl Lists {
             gone: vec![false; jobs.len()],
             built: false,
             touched: Vec::new(),
+            at_reset: Vec::new(),
+            zero_at_reset: Vec::new(),
         }
     }
 
@@ -315,11 +325,15 @@ impl Lists {
     /// the credit, its deficit and x are new. `active` are the jobs the reset was given.
     pub fn rebuild(&mut self, book: &Book, x: &Shares, active: &[JobState]) {
         let types = self.types.len();
-        // Per type: each row's keys and scale factor, and the priority-0 parts' keys. One pass
-        // over the jobs fills every type (a job's row, rank and scale factor are read once).
+        // Per type: each row's keys and scale factor. One pass over the jobs fills every type (a
+        // job's row, rank and scale factor are read once). The priority-0 parts are built only
+        // if a walk reaches them ([`Lists::build_zero`]; in a run at 100,000 jobs, about one
+        // type in six between two resets is walked that far), from a dense note of who
+        // belongs in them.
         let mut fresh: Vec<Vec<Vec<FreshKey>>> = Vec::with_capacity(types);
         let mut sfs: Vec<Vec<Option<Option<u32>>>> = Vec::with_capacity(types);
-        let mut zeros: Vec<Vec<(u32, Vec<FreshKey>)>> = Vec::with_capacity(types);
+        self.at_reset.clear();
+        self.zero_at_reset.clear();
         for list in &mut self.types {
             for group in &mut list.groups {
                 for key in &group.ran {
@@ -335,12 +349,8 @@ impl Lists {
             rows.resize_with(x.rows(), Vec::new);
             fresh.push(rows);
             sfs.push(vec![None; x.rows()]);
-            zeros.push(
-                list.zero
-                    .iter_mut()
-                    .map(|p| (p.sf, p.fresh.take_keys()))
-                    .collect(),
-            );
+            list.zero.clear();
+            list.zero_built = false;
         }
         let at_reset = book.deficits_at_reset();
         assert_eq!(
@@ -351,55 +361,29 @@ impl Lists {
         for (s, deficits) in active.iter().zip(at_reset.chunks_exact(types.max(1))) {
             let i = s.job;
             let ListJob { seq, sf: job_sf } = self.job[i];
+            self.at_reset.push((i as u32, seq, job_sf)); // fewer than u32::MAX jobs: `validate`
             let row = x.row(i);
-            let xi = row.map(|r| x.row_values(r));
             for j in 0..types {
-                if !self.can_run[i * types + j] {
-                    continue;
-                }
-                let key = FreshKey::new(deficits[j], seq, i);
-                match (row, xi) {
-                    (Some(r), Some(xi)) if xi[j] > 0.0 => {
-                        fresh[j][r].push(key);
-                        let sf = &mut sfs[j][r];
-                        *sf = match *sf {
-                            None => Some(Some(job_sf)),
-                            Some(Some(s)) if s == job_sf => Some(Some(s)),
-                            _ => Some(None),
-                        };
-                    }
-                    _ => match zeros[j].iter_mut().find(|(s, _)| *s == job_sf) {
-                        Some((_, keys)) => keys.push(key),
-                        None => zeros[j].push((job_sf, vec![key])),
-                    },
-                }
+                let can_run = self.can_run[i * types + j];
+                let group = row.filter(|&r| can_run && x.row_values(r)[j] > 0.0);
+                self.zero_at_reset.push(can_run && group.is_none());
+                let Some(r) = group else { continue };
+                fresh[j][r].push(FreshKey::new(deficits[j], seq, i));
+                let sf = &mut sfs[j][r];
+                *sf = match *sf {
+                    None => Some(Some(job_sf)),
+                    Some(Some(s)) if s == job_sf => Some(Some(s)),
+                    _ => Some(None),
+                };
             }
         }
-        for ((list, fresh), (sf, zero)) in self
-            .types
-            .iter_mut()
-            .zip(fresh)
-            .zip(sfs.into_iter().zip(zeros))
-        {
+        for ((list, fresh), sf) in self.types.iter_mut().zip(fresh).zip(sfs) {
             list.groups.resize_with(x.rows(), Group::default);
             list.groups.truncate(x.rows());
             for ((group, keys), sf) in list.groups.iter_mut().zip(fresh).zip(sf) {
                 group.sf = sf.flatten();
                 group.fresh.reset(keys);
             }
-            list.zero = zero
-                .into_iter()
-                .filter(|(_, keys)| !keys.is_empty())
-                .map(|(sf, keys)| {
-                    let mut fresh = Fresh::default();
-                    fresh.reset(keys);
-                    ZeroPart {
-                        sf,
-                        fresh,
-                        arrivals: Vec::new(),
-                    }
-                })
-                .collect();
         }
         self.built = true;
     }
@@ -472,7 +456,7 @@ impl Lists {
         for &i in arrived {
             for (j, list) in self.types.iter_mut().enumerate() {
                 if self.can_run[i * types + j] {
-                    list.zero_part(self.job[i].sf).arrivals.push(i);
+                    zero_part(&mut list.zero, self.job[i].sf).arrivals.push(i);
                 }
             }
         }
@@ -507,6 +491,7 @@ impl Lists {
     ) -> Result<(), Unordered> {
         let credit = ordered(book.credit());
         let (gone, job) = (&self.gone, &self.job);
+        let types = self.types.len();
         let list = &mut self.types[j];
         let in_ran = &list.in_ran;
         let dead = |i: usize| gone[i] || in_ran[i];
@@ -597,6 +582,15 @@ impl Lists {
         // Jobs with priority 0, by (deficit, arrival): in each part, those of the reset, then
         // the arrivals (deficit 0, later than all of them) after those with deficit >= 0.
         if outcome.is_ok() && !stopped {
+            if !list.zero_built {
+                list.zero_built = true;
+                build_zero(
+                    &mut list.zero,
+                    (j, types),
+                    (&self.at_reset, &self.zero_at_reset),
+                    book.deficits_at_reset(),
+                );
+            }
             let zero_key = ordered(0.0);
             let mut at: Vec<(usize, usize, usize)> = vec![(0, 0, 0); list.zero.len()];
             loop {
@@ -653,6 +647,31 @@ impl Lists {
             }
         }
         outcome
+    }
+}
+
+/// Lists the jobs of the last reset that belong in type j's priority-0 parts, by scale factor
+/// (`zero` may already hold parts with the arrivals since): the keys an eager rebuild would
+/// have made, from the same deficits.
+fn build_zero(
+    zero: &mut Vec<ZeroPart>,
+    (j, types): (usize, usize),
+    (jobs, belongs): (&[(u32, u32, u32)], &[bool]),
+    deficits: &[f64],
+) {
+    let mut keys: Vec<(u32, Vec<FreshKey>)> = Vec::new();
+    for (k, &(i, seq, sf)) in jobs.iter().enumerate() {
+        if !belongs[k * types + j] {
+            continue;
+        }
+        let key = FreshKey::new(deficits[k * types + j], seq, i as usize);
+        match keys.iter_mut().find(|(s, _)| *s == sf) {
+            Some((_, part)) => part.push(key),
+            None => keys.push((sf, vec![key])),
+        }
+    }
+    for (sf, part) in keys {
+        zero_part(zero, sf).fresh.reset(part);
     }
 }
 
@@ -798,6 +817,43 @@ mod tests {
         book.update(&done, &still, &mut Vec::new());
         lists.after_update(&book, &x, &done, &[]);
         assert_eq!(order(&mut lists, &book, &x, 8), Ok(vec![1, 2, 0, 4]));
+    }
+
+    #[test]
+    fn priority_0_parts_are_built_when_first_walked_with_the_arrivals_since() {
+        // As `setup`, with a sixth job (1 GPU, like job 4) that arrives after the reset: its
+        // arrival makes type 0's priority-0 part for 1 GPU before the walk builds the reset's
+        // jobs into it. Both have deficit 0, so arrival order decides: job 4, then job 5.
+        let jobs: Vec<Job> = (0..6)
+            .map(|i| job(i, if i == 2 || i == 3 { 2 } else { 1 }))
+            .collect();
+        let active: Vec<JobState> = (0..5).map(state).collect();
+        let mut book = Book::new(6, 1, 360.0);
+        let mut lists = Lists::new(&jobs, 1);
+        let mut arrived = Vec::new();
+        book.update(&[], &active, &mut arrived);
+        lists.after_update(&book, &Shares::default(), &[], &arrived);
+        let mut x = Shares::default();
+        x.clear(6, &[]);
+        let quarter = x.push_row(vec![0.25]);
+        let half = x.push_row(vec![0.5]);
+        for i in 0..3 {
+            x.set(i, quarter);
+        }
+        x.set(3, half);
+        book.reset(0.0, &Shares::default(), &active);
+        lists.rebuild(&book, &x, &active);
+        assert!(!lists.types[0].zero_built);
+        let now: Vec<JobState> = (0..6).map(state).collect();
+        let mut arrived = Vec::new();
+        book.update(&[], &now, &mut arrived);
+        assert_eq!(arrived, [5]);
+        lists.after_update(&book, &x, &[], &arrived);
+        assert_eq!(order(&mut lists, &book, &x, 8), Ok(vec![3, 0, 1, 2, 4, 5]));
+        assert!(lists.types[0].zero_built);
+        assert_eq!(lists.types[0].zero.len(), 1, "one part for 1 GPU");
+        // Walked again, the part is not built twice.
+        assert_eq!(order(&mut lists, &book, &x, 8), Ok(vec![3, 0, 1, 2, 4, 5]));
     }
 
     #[test]
