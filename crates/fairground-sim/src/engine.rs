@@ -674,9 +674,13 @@ impl<'a> Simulation<'a> {
 
     /// Sets each placed job's `slot` (u32::MAX: not active): the placed jobs' ranks, sorted,
     /// are merged into the live range's, galloping over the gaps, so a round costs about
-    /// (placements x log of the gap between them) and reads the ranks in order.
-    fn find_slots(&mut self, placements: &[Placement]) {
+    /// (placements x log of the gap between them) and reads the ranks in order. Returns each
+    /// placement's steps left (NaN if not active), read here, in the live range's order, so
+    /// that the round's later reads of those jobs' states find them in cache.
+    fn find_slots(&mut self, placements: &[Placement]) -> Vec<f64> {
         let live = &self.active_rank[self.active_start..];
+        let states = &self.active[self.active_start..];
+        let mut remaining = vec![f64::NAN; placements.len()];
         // (rank, index into `placements`); sorted as `sjf_share` sorts its pairs, so the
         // browser's engine carries one copy of that sort.
         let mut wanted: Vec<(usize, usize)> = placements
@@ -696,11 +700,13 @@ impl<'a> Simulation<'a> {
             let (from, to) = (at + step / 2, (at + step + 1).min(live.len()));
             at = from + live[from.min(to)..to].partition_point(|&r| r < rank);
             self.hot.job[placements[k].job].slot = if live.get(at) == Some(&rank) {
+                remaining[k] = states[at].remaining_steps;
                 at as u32 // fewer than u32::MAX jobs: `validate`
             } else {
                 u32::MAX
             };
         }
+        remaining
     }
 
     /// (jobs finished, jobs that can run).
@@ -775,7 +781,7 @@ impl<'a> Simulation<'a> {
         account_proportional_share(cluster, &mut placements);
         self.rounds += 1;
         // Where each placed job sits in the live range (u32::MAX: not active).
-        self.find_slots(&placements);
+        let remaining = self.find_slots(&placements);
         check_placements(
             (cluster, jobs),
             (&mut self.hot, &mut self.booked),
@@ -786,7 +792,7 @@ impl<'a> Simulation<'a> {
 
         // When each placed job would finish if the round were long enough.
         let mut runs = Vec::with_capacity(placements.len());
-        for p in &placements {
+        for (k, p) in placements.iter().enumerate() {
             let hot = &self.hot;
             let job = &hot.job[p.job];
             let state = job.slot as usize;
@@ -810,7 +816,7 @@ impl<'a> Simulation<'a> {
             if copies(p) > 1 {
                 overhead += config.sync_overhead_s;
             }
-            let finish = t + overhead + self.live()[state].remaining_steps / rate;
+            let finish = t + overhead + remaining[k] / rate;
             runs.push((state, rate, overhead, finish));
         }
         let end = if runs.is_empty() {
