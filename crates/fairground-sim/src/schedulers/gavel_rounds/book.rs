@@ -18,6 +18,10 @@
 use super::super::{JobState, Ran};
 use super::shares::Shares;
 
+/// No job, or no place: a job's index and its clocks' place are below u32::MAX (the engine's
+/// `validate`).
+const NONE: u32 = u32::MAX;
+
 /// Job i's clock and deficit on type j, side by side: a round reads both for each job that ran.
 #[derive(Clone, Copy, Default)]
 struct Slot {
@@ -25,14 +29,19 @@ struct Slot {
     deficit: f64,
 }
 
+/// The clocks are kept by arrival, not by job index: the active jobs are a scattered few of all
+/// the jobs, and a reset reads every active job's clocks, which this way lie side by side.
 pub(super) struct Book {
     credit: f64,
     types: usize,
-    /// slot[i * types + j]; meaningful while job i is `live`.
+    /// at[i]: where job i's clocks are in `slot` (`NONE`: the job is not active).
+    at: Vec<u32>,
+    /// slot[k * types + j]: type j's clock of the k-th job to arrive among those kept; owner[k]
+    /// is that job (`NONE` once it finished). Compacted at a reset once half are finished.
     slot: Vec<Slot>,
+    owner: Vec<u32>,
+    finished: usize,
     worker_time: Vec<f64>,
-    /// live[i]: job i is active (it has a clock).
-    live: Vec<bool>,
     /// When the last reset happened (0 counts as never, as in Gavel).
     pub last_reset: f64,
     /// The deficits the last reset left, of the jobs it was given, in that order
@@ -45,9 +54,11 @@ impl Book {
         Book {
             credit: round_s / 2.0,
             types,
-            slot: vec![Slot::default(); jobs * types],
+            at: vec![NONE; jobs],
+            slot: Vec::new(),
+            owner: Vec::new(),
+            finished: 0,
             worker_time: vec![0.0; types],
-            live: vec![false; jobs],
             last_reset: 0.0,
             at_reset: Vec::new(),
         }
@@ -62,41 +73,52 @@ impl Book {
         let types = self.types;
         for r in last_round {
             self.worker_time[r.gpu_type] += r.seconds;
-            if self.live[r.job] {
-                self.slot[r.job * types + r.gpu_type].job_time += r.seconds;
+            if let Some(k) = self.at(r.job) {
+                self.slot[k * types + r.gpu_type].job_time += r.seconds;
             }
         }
         for r in last_round.iter().filter(|r| r.finished) {
-            self.live[r.job] = false;
+            if let Some(k) = self.at(r.job) {
+                self.owner[k] = NONE;
+                self.at[r.job] = NONE;
+                self.finished += 1;
+            }
         }
         let first_new = active
             .iter()
-            .rposition(|s| self.live[s.job])
+            .rposition(|s| self.at(s.job).is_some())
             .map_or(0, |k| k + 1);
         for s in &active[first_new..] {
             let i = s.job;
-            self.live[i] = true;
-            self.slot[i * types..(i + 1) * types].fill(Slot {
+            self.at[i] = self.owner.len() as u32; // fewer than u32::MAX jobs: `validate`
+            self.owner.push(i as u32);
+            self.slot.extend((0..types).map(|_| Slot {
                 job_time: self.credit,
                 deficit: 0.0,
-            });
+            }));
             arrived.push(i);
         }
     }
 
     /// A reset before x is recomputed: each deficit grows by the time the old allocation
     /// promised less the time received, and every clock restarts from the credit. `active`
-    /// are the jobs with clocks (as after [`Book::update`]).
+    /// are the jobs with clocks (as after [`Book::update`]); the clocks are visited in their
+    /// order, which is arrival order too.
     pub fn reset(&mut self, now: f64, x: &Shares, active: &[JobState]) {
         let elapsed = now - self.last_reset;
         let types = self.types;
+        if self.finished > self.owner.len() / 2 {
+            self.compact();
+        }
         self.worker_time.iter_mut().for_each(|w| *w = 0.0);
         self.at_reset.clear();
-        for s in active {
-            let i = s.job;
-            let xi = x.of(i);
+        for (k, &i) in self.owner.iter().enumerate() {
+            if i == NONE {
+                continue;
+            }
+            let xi = x.of(i as usize);
             for j in 0..types {
-                let slot = &mut self.slot[i * types + j];
+                let slot = &mut self.slot[k * types + j];
                 let received = slot.job_time - self.credit;
                 let promised = xi.get(j).map_or(0.0, |x| x * elapsed);
                 slot.deficit += promised - received;
@@ -105,7 +127,40 @@ impl Book {
                 self.worker_time[j] += self.credit;
             }
         }
+        assert_eq!(
+            self.at_reset.len(),
+            active.len() * types,
+            "the book keeps clocks for the active jobs"
+        );
         self.last_reset = now;
+    }
+
+    /// Where job i's clocks are, if it is active.
+    fn at(&self, i: usize) -> Option<usize> {
+        match self.at[i] {
+            NONE => None,
+            k => Some(k as usize),
+        }
+    }
+
+    /// Drops the finished jobs' clocks, keeping the others in order.
+    fn compact(&mut self) {
+        let types = self.types;
+        let mut write = 0;
+        for read in 0..self.owner.len() {
+            let i = self.owner[read];
+            if i == NONE {
+                continue;
+            }
+            self.owner[write] = i;
+            self.slot
+                .copy_within(read * types..(read + 1) * types, write * types);
+            self.at[i as usize] = write as u32;
+            write += 1;
+        }
+        self.owner.truncate(write);
+        self.slot.truncate(write * types);
+        self.finished = 0;
     }
 
     /// The deficits the last reset left: `[k * types + j]` is type j's for the k-th job it was
@@ -114,9 +169,11 @@ impl Book {
         &self.at_reset
     }
 
-    /// Seconds job i ran on type j since the reset, with the credit (see the module's table).
+    /// Seconds job i ran on type j since the reset, with the credit (see the module's table);
+    /// 0 for a job that is not active.
     pub fn job_time(&self, i: usize, j: usize) -> f64 {
-        self.slot[i * self.types + j].job_time
+        self.at(i)
+            .map_or(0.0, |k| self.slot[k * self.types + j].job_time)
     }
 
     /// All the time type j gave out since the reset, with the credits.
@@ -154,11 +211,8 @@ impl Book {
 
     /// Job i's deficit on type j; 0 for a job that is not active.
     pub fn deficit(&self, i: usize, j: usize) -> f64 {
-        if self.live[i] {
-            self.slot[i * self.types + j].deficit
-        } else {
-            0.0
-        }
+        self.at(i)
+            .map_or(0.0, |k| self.slot[k * self.types + j].deficit)
     }
 }
 
@@ -229,5 +283,45 @@ mod tests {
         assert_eq!(book.deficit(1, 0), 0.0);
         // Type 1: credits 2 x 180 + 100 run; job 0 has 180 of it.
         assert!((book.priority(0, 1, &x0, 1.0) - 0.5 / (180.0 / 460.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn clocks_survive_compaction_in_arrival_order() {
+        // Jobs 4, 1, 3 arrive in that order (one type, credit 180); 4 and 1 finish; the reset
+        // then drops their clocks. Job 3 keeps its own, and a later arrival (0) comes after.
+        let mut book = Book::new(5, 1, 360.0);
+        let mut arrived = Vec::new();
+        book.update(&[], &[state(4), state(1), state(3)], &mut arrived);
+        assert_eq!(arrived, [4, 1, 3]);
+        let ran = |job, seconds, finished| Ran {
+            job,
+            gpu_type: 0,
+            seconds,
+            finished,
+        };
+        book.update(
+            &[ran(4, 10.0, true), ran(1, 20.0, true), ran(3, 30.0, false)],
+            &[state(3)],
+            &mut arrived,
+        );
+        assert_eq!(book.job_time(3, 0), 210.0);
+        assert_eq!(book.job_time(4, 0), 0.0, "finished");
+        let mut x = Shares::default();
+        x.clear(5, &[]);
+        let row = x.push_row(vec![1.0]);
+        x.set(3, row);
+        book.reset(100.0, &x, &[state(3)]);
+        // Promised 100 s, received 30 s.
+        assert_eq!(book.deficit(3, 0), 70.0);
+        assert_eq!(book.deficits_at_reset(), [70.0]);
+        assert_eq!(book.owner, [3], "the finished jobs' clocks are gone");
+        arrived.clear();
+        book.update(&[ran(3, 5.0, false)], &[state(3), state(0)], &mut arrived);
+        assert_eq!(arrived, [0]);
+        assert_eq!(book.job_time(3, 0), 185.0);
+        assert_eq!(book.job_time(0, 0), 180.0);
+        book.reset(200.0, &x, &[state(3), state(0)]);
+        // Job 3: 70 + 100 - 5; job 0 had no allocation yet.
+        assert_eq!(book.deficits_at_reset(), [165.0, 0.0]);
     }
 }
