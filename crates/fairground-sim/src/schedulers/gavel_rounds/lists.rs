@@ -746,17 +746,22 @@ mod tests {
     /// share an x row of 0.25, job 3 has x = 0.5, job 4 has none of this type (x = 0). Jobs 2
     /// and 3 need 2 GPUs, the others 1.
     fn setup() -> (Vec<Job>, Vec<JobState>, Book, Shares, Lists) {
-        let jobs: Vec<Job> = (0..5)
+        setup_of(5)
+    }
+
+    /// As [`setup`], with `n` >= 5 jobs of which only 0..4 have arrived (the others need 1 GPU).
+    fn setup_of(n: usize) -> (Vec<Job>, Vec<JobState>, Book, Shares, Lists) {
+        let jobs: Vec<Job> = (0..n)
             .map(|i| job(i, if i == 2 || i == 3 { 2 } else { 1 }))
             .collect();
         let active: Vec<JobState> = (0..5).map(state).collect();
-        let mut book = Book::new(5, 1, 360.0);
+        let mut book = Book::new(n, 1, 360.0);
         let mut lists = Lists::new(&jobs, 1);
         let mut arrived = Vec::new();
         book.update(&[], &active, &mut arrived);
         lists.after_update(&book, &Shares::default(), &[], &arrived);
         let mut x = Shares::default();
-        x.clear(5, &[]);
+        x.clear(n, &[]);
         let quarter = x.push_row(vec![0.25]);
         let half = x.push_row(vec![0.5]);
         let none = x.push_row(vec![0.0]);
@@ -824,25 +829,7 @@ mod tests {
         // As `setup`, with a sixth job (1 GPU, like job 4) that arrives after the reset: its
         // arrival makes type 0's priority-0 part for 1 GPU before the walk builds the reset's
         // jobs into it. Both have deficit 0, so arrival order decides: job 4, then job 5.
-        let jobs: Vec<Job> = (0..6)
-            .map(|i| job(i, if i == 2 || i == 3 { 2 } else { 1 }))
-            .collect();
-        let active: Vec<JobState> = (0..5).map(state).collect();
-        let mut book = Book::new(6, 1, 360.0);
-        let mut lists = Lists::new(&jobs, 1);
-        let mut arrived = Vec::new();
-        book.update(&[], &active, &mut arrived);
-        lists.after_update(&book, &Shares::default(), &[], &arrived);
-        let mut x = Shares::default();
-        x.clear(6, &[]);
-        let quarter = x.push_row(vec![0.25]);
-        let half = x.push_row(vec![0.5]);
-        for i in 0..3 {
-            x.set(i, quarter);
-        }
-        x.set(3, half);
-        book.reset(0.0, &Shares::default(), &active);
-        lists.rebuild(&book, &x, &active);
+        let (_, _, mut book, x, mut lists) = setup_of(6);
         assert!(!lists.types[0].zero_built);
         let now: Vec<JobState> = (0..6).map(state).collect();
         let mut arrived = Vec::new();
