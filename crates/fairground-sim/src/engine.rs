@@ -202,6 +202,34 @@ pub fn copies(p: &Placement) -> usize {
     seen.len()
 }
 
+/// Sorts pairs by their first value, which is below `bound`, keeping equal ones in order: a
+/// least-significant-digit radix sort, 11 bits a pass (two passes below 4 million), so sorting
+/// a round's placed jobs by arrival rank costs a few passes over them rather than
+/// n log n comparisons (it was 4% of a 100,000-job run).
+fn radix_sort_by_first(pairs: &mut Vec<(u32, u32)>, bound: usize) {
+    const BITS: u32 = 11;
+    let mut scratch = vec![(0, 0); pairs.len()];
+    let mut shift = 0;
+    while shift < u32::BITS && (bound.saturating_sub(1) >> shift) > 0 {
+        let digit = |v: u32| ((v >> shift) & ((1 << BITS) - 1)) as usize;
+        let mut start = [0usize; 1 << BITS];
+        for &(v, _) in pairs.iter() {
+            start[digit(v)] += 1;
+        }
+        let mut sum = 0;
+        for c in start.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for &pair in pairs.iter() {
+            let d = digit(pair.0);
+            scratch[start[d]] = pair;
+            start[d] += 1;
+        }
+        std::mem::swap(pairs, &mut scratch);
+        shift += BITS;
+    }
+}
+
 /// What a round's placements book, per GPU and per server: scratch for [`check_placements`],
 /// kept between rounds (allocating it afresh cost a page-zeroing per round on large clusters).
 struct Booked {
@@ -681,17 +709,16 @@ impl<'a> Simulation<'a> {
         let live = &self.active_rank[self.active_start..];
         let states = &self.active[self.active_start..];
         let mut remaining = vec![f64::NAN; placements.len()];
-        // (rank, index into `placements`); sorted as `sjf_share` sorts its pairs, so the
-        // browser's engine carries one copy of that sort.
-        let mut wanted: Vec<(usize, usize)> = placements
+        // (rank, index into `placements`), sorted by rank.
+        let mut wanted: Vec<(u32, u32)> = placements
             .iter()
             .enumerate()
-            .filter_map(|(k, p)| Some((self.hot.job.get(p.job)?.rank as usize, k)))
+            .filter_map(|(k, p)| Some((self.hot.job.get(p.job)?.rank, k as u32)))
             .collect();
-        wanted.sort_unstable();
+        radix_sort_by_first(&mut wanted, self.jobs.len());
         let mut at = 0;
         for (rank, k) in wanted {
-            let rank = rank as u32;
+            let k = k as usize;
             // The first position from `at` on whose rank is >= `rank`.
             let mut step = 1;
             while at + step < live.len() && live[at + step] < rank {
@@ -905,5 +932,29 @@ impl<'a> Simulation<'a> {
         self.remove_finished(&finished);
         self.t = end;
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::radix_sort_by_first;
+    use rand::{Rng, SeedableRng};
+
+    /// Against the standard library's stable sort, on bounds of one, two and three passes.
+    #[test]
+    fn radix_sort_orders_pairs_by_first_keeping_ties_in_order() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for bound in [1usize, 2, 100, 2048, 2049, 100_000, 5_000_000] {
+            for n in [0usize, 1, 5, 1000] {
+                let pairs: Vec<(u32, u32)> = (0..n)
+                    .map(|k| (rng.random_range(0..bound) as u32, k as u32))
+                    .collect();
+                let mut expected = pairs.clone();
+                expected.sort_by_key(|p| p.0);
+                let mut got = pairs;
+                radix_sort_by_first(&mut got, bound);
+                assert_eq!(got, expected, "bound {bound}, {n} pairs");
+            }
+        }
     }
 }
