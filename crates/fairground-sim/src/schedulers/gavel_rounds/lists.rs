@@ -286,10 +286,8 @@ pub(super) struct Lists {
     built: bool,
     /// (type, row) of the groups with changes noted this pass.
     touched: Vec<(usize, usize)>,
-    /// The jobs of the last reset, in its order: (job, arrival rank, scale factor); and
-    /// zero_at_reset[k * types + j]: the k-th belongs in type j's priority-0 parts.
+    /// The jobs of the last reset, in its order: (job, arrival rank, scale factor).
     at_reset: Vec<(u32, u32, u32)>,
-    zero_at_reset: Vec<bool>,
 }
 
 impl Lists {
@@ -317,23 +315,20 @@ impl Lists {
             built: false,
             touched: Vec::new(),
             at_reset: Vec::new(),
-            zero_at_reset: Vec::new(),
         }
     }
 
     /// Rebuilds every type's lists after a reset and recomputation: every active job's clock is
     /// the credit, its deficit and x are new. `active` are the jobs the reset was given.
     pub fn rebuild(&mut self, book: &Book, x: &Shares, active: &[JobState]) {
-        let types = self.types.len();
-        // Per type: each row's keys and scale factor. One pass over the jobs fills every type (a
-        // job's row, rank and scale factor are read once). The priority-0 parts are built only
-        // if a walk reaches them ([`Lists::build_zero`]; in a run at 100,000 jobs, about one
-        // type in six between two resets is walked that far), from a dense note of who
-        // belongs in them.
-        let mut fresh: Vec<Vec<Vec<FreshKey>>> = Vec::with_capacity(types);
-        let mut sfs: Vec<Vec<Option<Option<u32>>>> = Vec::with_capacity(types);
-        self.at_reset.clear();
-        self.zero_at_reset.clear();
+        let (types, rows) = (self.types.len(), x.rows());
+        // keys[j * rows + r]: the keys of type j's group of row r (vectors reused from the
+        // last reset). One pass over the jobs fills every type. A group's scale factor is its
+        // row's when the row's jobs share one (a class's do; else None, and a walk reads each
+        // member's). The priority-0 parts are built only if a walk reaches them
+        // ([`build_zero`]; in a run at 100,000 jobs, about one type in six between two resets
+        // is walked that far), from the jobs of the reset kept in `at_reset`.
+        let mut keys: Vec<Vec<FreshKey>> = Vec::with_capacity(types * rows);
         for list in &mut self.types {
             for group in &mut list.groups {
                 for key in &group.ran {
@@ -341,17 +336,14 @@ impl Lists {
                 }
                 group.ran.clear();
             }
-            let mut rows: Vec<Vec<FreshKey>> = list
-                .groups
-                .iter_mut()
-                .map(|g| g.fresh.take_keys())
-                .collect();
-            rows.resize_with(x.rows(), Vec::new);
-            fresh.push(rows);
-            sfs.push(vec![None; x.rows()]);
+            let from = keys.len();
+            keys.extend(list.groups.iter_mut().map(|g| g.fresh.take_keys()));
+            keys.resize_with(from + rows, Vec::new);
             list.zero.clear();
             list.zero_built = false;
         }
+        let mut row_sf: Vec<Option<Option<u32>>> = vec![None; rows];
+        self.at_reset.clear();
         let at_reset = book.deficits_at_reset();
         assert_eq!(
             at_reset.len(),
@@ -360,29 +352,28 @@ impl Lists {
         );
         for (s, deficits) in active.iter().zip(at_reset.chunks_exact(types.max(1))) {
             let i = s.job;
-            let ListJob { seq, sf: job_sf } = self.job[i];
-            self.at_reset.push((i as u32, seq, job_sf)); // fewer than u32::MAX jobs: `validate`
-            let row = x.row(i);
-            for j in 0..types {
-                let can_run = self.can_run[i * types + j];
-                let group = row.filter(|&r| can_run && x.row_values(r)[j] > 0.0);
-                self.zero_at_reset.push(can_run && group.is_none());
-                let Some(r) = group else { continue };
-                fresh[j][r].push(FreshKey::new(deficits[j], seq, i));
-                let sf = &mut sfs[j][r];
-                *sf = match *sf {
-                    None => Some(Some(job_sf)),
-                    Some(Some(s)) if s == job_sf => Some(Some(s)),
-                    _ => Some(None),
-                };
+            let ListJob { seq, sf } = self.job[i];
+            self.at_reset.push((i as u32, seq, sf)); // fewer than u32::MAX jobs: `validate`
+            let Some(r) = x.row(i) else { continue };
+            let can_run = &self.can_run[i * types..(i + 1) * types];
+            for (j, (&xrj, &can)) in x.row_values(r).iter().zip(can_run).enumerate() {
+                if can && xrj > 0.0 {
+                    keys[j * rows + r].push(FreshKey::new(deficits[j], seq, i));
+                }
             }
+            let row = &mut row_sf[r];
+            *row = match *row {
+                None => Some(Some(sf)),
+                Some(Some(s)) if s == sf => Some(Some(s)),
+                _ => Some(None),
+            };
         }
-        for ((list, fresh), sf) in self.types.iter_mut().zip(fresh).zip(sfs) {
-            list.groups.resize_with(x.rows(), Group::default);
-            list.groups.truncate(x.rows());
-            for ((group, keys), sf) in list.groups.iter_mut().zip(fresh).zip(sf) {
+        let mut keys = keys.into_iter();
+        for list in &mut self.types {
+            list.groups.resize_with(rows, Group::default);
+            for (group, sf) in list.groups.iter_mut().zip(&row_sf) {
                 group.sf = sf.flatten();
-                group.fresh.reset(keys);
+                group.fresh.reset(keys.next().expect("rows keys per type"));
             }
         }
         self.built = true;
@@ -587,7 +578,7 @@ impl Lists {
                 build_zero(
                     &mut list.zero,
                     (j, types),
-                    (&self.at_reset, &self.zero_at_reset),
+                    (&self.at_reset, &self.can_run, x),
                     book.deficits_at_reset(),
                 );
             }
@@ -650,21 +641,24 @@ impl Lists {
     }
 }
 
-/// Lists the jobs of the last reset that belong in type j's priority-0 parts, by scale factor
+/// Lists the jobs of the last reset that belong in type j's priority-0 parts (they can run on
+/// j, and x, which has not changed since the reset, gives them no time there), by scale factor
 /// (`zero` may already hold parts with the arrivals since): the keys an eager rebuild would
 /// have made, from the same deficits.
 fn build_zero(
     zero: &mut Vec<ZeroPart>,
     (j, types): (usize, usize),
-    (jobs, belongs): (&[(u32, u32, u32)], &[bool]),
+    (jobs, can_run, x): (&[(u32, u32, u32)], &[bool], &Shares),
     deficits: &[f64],
 ) {
     let mut keys: Vec<(u32, Vec<FreshKey>)> = Vec::new();
     for (k, &(i, seq, sf)) in jobs.iter().enumerate() {
-        if !belongs[k * types + j] {
+        let i = i as usize;
+        let in_group = x.row(i).is_some_and(|r| x.row_values(r)[j] > 0.0);
+        if !can_run[i * types + j] || in_group {
             continue;
         }
-        let key = FreshKey::new(deficits[k * types + j], seq, i as usize);
+        let key = FreshKey::new(deficits[k * types + j], seq, i);
         match keys.iter_mut().find(|(s, _)| *s == sf) {
             Some((_, part)) => part.push(key),
             None => keys.push((sf, vec![key])),
