@@ -272,6 +272,9 @@ struct ListJob {
     sf: u32,
 }
 
+/// A job of a reset as the priority-0 parts' build reads it: (job, arrival rank, scale factor).
+type ResetJob = (u32, u32, u32);
+
 /// The lists of every type, and each job's arrival rank.
 pub(super) struct Lists {
     types: Vec<TypeList>,
@@ -286,8 +289,8 @@ pub(super) struct Lists {
     built: bool,
     /// (type, row) of the groups with changes noted this pass.
     touched: Vec<(usize, usize)>,
-    /// The jobs of the last reset, in its order: (job, arrival rank, scale factor).
-    at_reset: Vec<(u32, u32, u32)>,
+    /// The jobs of the last reset, in its order.
+    at_reset: Vec<ResetJob>,
 }
 
 impl Lists {
@@ -648,7 +651,7 @@ impl Lists {
 fn build_zero(
     zero: &mut Vec<ZeroPart>,
     (j, types): (usize, usize),
-    (jobs, can_run, x): (&[(u32, u32, u32)], &[bool], &Shares),
+    (jobs, can_run, x): (&[ResetJob], &[bool], &Shares),
     deficits: &[f64],
 ) {
     let mut keys: Vec<(u32, Vec<FreshKey>)> = Vec::new();
