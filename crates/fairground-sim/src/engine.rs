@@ -241,9 +241,9 @@ fn radix_sort_by_first(pairs: &mut Vec<(u32, u32)>, bound: usize) {
 struct Booked {
     /// The index of each server's first GPU in `gpus`.
     first_gpu: Vec<usize>,
-    /// (occupants, all of them sharing, MB they hold, all footprints known) per GPU, servers
-    /// laid end to end.
-    gpus: Vec<(u32, bool, f64, bool)>,
+    /// (occupants, all of them sharing, MB they hold, all footprints known, all measured
+    /// together) per GPU, servers laid end to end.
+    gpus: Vec<(u32, bool, f64, bool, bool)>,
     cpus: Vec<f64>,
     mem: Vec<f64>,
 }
@@ -262,7 +262,7 @@ impl Booked {
         let total_gpus = cluster.servers.iter().map(|s| s.gpus as usize).sum();
         Booked {
             first_gpu,
-            gpus: vec![(0, true, 0.0, true); total_gpus],
+            gpus: vec![(0, true, 0.0, true, true); total_gpus],
             cpus: vec![0.0; cluster.servers.len()],
             mem: vec![0.0; cluster.servers.len()],
         }
@@ -280,7 +280,7 @@ fn check_placements(
     round: u64,
     placements: &[Placement],
 ) -> Result<(), SimError> {
-    booked.gpus.fill((0, true, 0.0, true));
+    booked.gpus.fill((0, true, 0.0, true, true));
     booked.cpus.fill(0.0);
     booked.mem.fill(0.0);
     let Booked {
@@ -355,6 +355,7 @@ fn check_placements(
                 let here = &mut occupants[first_gpu[piece.server] + g as usize];
                 here.0 += 1;
                 here.1 &= p.sharing.is_some();
+                here.4 &= p.sharing.is_some_and(|s| s.measured_together);
                 match (gpu_mem_mb, p.sharing) {
                     (Some(mb), Some(s)) => {
                         here.2 += mb * crate::sharing::Accumulation::memory_factor(s.accumulation)
@@ -369,15 +370,15 @@ fn check_placements(
     }
     for (server, s) in cluster.servers.iter().enumerate() {
         for gpu in 0..s.gpus {
-            let (count, shared, mb, known) = occupants[first_gpu[server] + gpu as usize];
+            let (count, shared, mb, known, measured) = occupants[first_gpu[server] + gpu as usize];
             if count > 2 || (count == 2 && !shared) {
                 return Err(SimError::InvalidSchedule(format!(
                     "server {server} GPU {gpu} is booked by {count} jobs"
                 )));
             }
             // Two jobs on a GPU must fit its memory together (a job alone is taken to fit: its
-            // footprint was measured on a card it ran on).
-            if count == 2 {
+            // footprint was measured on a card it ran on; so is a pair measured together).
+            if count == 2 && !measured {
                 let capacity = cluster.gpu_memory_mb(s.gpu_type);
                 if !known {
                     return Err(SimError::InvalidSchedule(format!(

@@ -111,6 +111,70 @@ fn accumulation_lets_a_job_fit_and_slows_it_by_the_stated_amount() {
         .any(|b| b.job == 1 && b.accumulation == Some(4)));
 }
 
+/// gavel-las-packed, hand-solved: one V100, A and B (1.2 steps/s alone, 1.0 next to each other,
+/// 1,200 steps each, arriving at 0). prop = 1.2 each; alone the max-min level is 0.5 (half the
+/// GPU each), sharing 1.0 / 1.2 = 0.83, so x puts the pair on the GPU all the time: both run at
+/// 1.0 and end at 1,200 s. Their estimated footprints (6,000 MB each) overflow an 8 GB card, but
+/// the pair was measured together, so the engine lets it run. Time-sliced (gavel-las) the two
+/// need 2,000 s of GPU between them, and the later one ends at 2,000 s.
+#[test]
+fn packed_max_min_shares_a_gpu_when_both_keep_more_than_half() {
+    let jobs = [
+        job(0, "A", 0.0, 1200.0, 6000.0),
+        job(1, "B", 0.0, 1200.0, 6000.0),
+    ];
+    let jobs = jobs.map(|j| Job {
+        rate: vec![1.2],
+        ..j
+    });
+    let packed = run(&jobs, "gavel-las-packed", measured(), 8.0);
+    assert!(
+        close(&jcts(&packed), &[1200.0, 1200.0]),
+        "{:?}",
+        jcts(&packed)
+    );
+    assert!(
+        packed.notes[0].starts_with("space sharing: 40 of 40 job-rounds"),
+        "{:?}",
+        packed.notes
+    );
+    let las = run(&jobs, "gavel-las", measured(), 8.0);
+    let last = jcts(&las).into_iter().fold(0.0, f64::max);
+    assert!((last - 2000.0).abs() < 1e-6, "{:?}", jcts(&las));
+}
+
+/// When sharing would leave each job under half its speed (1.2 alone, 0.5 together), x gives
+/// the pair nothing and the schedule is gavel-las's, round for round.
+#[test]
+fn packed_max_min_does_not_share_when_it_does_not_pay() {
+    let slow = Interference::from_gavel_json(
+        r#"{"v100": {"('A', 1)": {"null": 1.2, "('B', 1)": [0.5, 0.5]},
+                     "('B', 1)": {"null": 1.2, "('A', 1)": [0.5, 0.5]}}}"#,
+    )
+    .unwrap();
+    let jobs = [
+        job(0, "A", 0.0, 1200.0, 6000.0),
+        job(1, "B", 100.0, 600.0, 6000.0),
+    ];
+    let jobs = jobs.map(|j| Job {
+        rate: vec![1.2],
+        ..j
+    });
+    let packed = run(&jobs, "gavel-las-packed", slow.clone(), 16.0);
+    let las = run(&jobs, "gavel-las", slow, 16.0);
+    assert!(
+        close(&jcts(&packed), &jcts(&las)),
+        "{:?} vs {:?}",
+        jcts(&packed),
+        jcts(&las)
+    );
+    assert!(
+        packed.notes[0].starts_with("space sharing: 0 of"),
+        "{:?}",
+        packed.notes
+    );
+}
+
 /// Tiresias' two-queue variant (700 GPU-seconds, promotion once waiting >= run time): at 900 s,
 /// X (800 GPU-s attained, ran last round) is in the low queue and Y (new) takes the one GPU;
 /// had X been waiting since it arrived, 900 s >= its 800 s run, it is promoted and, first in

@@ -21,7 +21,7 @@ pub mod synergy;
 mod tiresias;
 
 pub use fifo::Fifo;
-pub use gavel_rounds::GavelRounds;
+pub use gavel_rounds::{GavelPacked, GavelRounds};
 pub use hadar::Hadar;
 pub use las::Las;
 pub use sjf_share::{pair_times, Rule as ShareRule, SjfShare};
@@ -51,6 +51,11 @@ pub struct Sharing {
     pub slowdown: f64,
     #[serde(default = "one")]
     pub accumulation: u32,
+    /// The two jobs' co-located throughputs were measured on this GPU type (Gavel's pairs), so
+    /// they ran together and fit: when both jobs on a GPU say so, the engine does not check
+    /// their memory footprints (estimates, for Gavel's models) against the GPU's.
+    #[serde(default)]
+    pub measured_together: bool,
 }
 
 fn one() -> u32 {
@@ -184,6 +189,7 @@ pub fn names() -> Vec<String> {
         "sjf-ffs",
         "hadar",
         "hadare",
+        "gavel-las-packed",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -212,6 +218,10 @@ pub fn by_name(
         "tiresias-2q" => Box::new(Tiresias::two_queue()),
         "sjf-bsbf" => Box::new(SjfShare::new(ShareRule::Bsbf, config.interference.clone())),
         "sjf-ffs" => Box::new(SjfShare::new(ShareRule::Ffs, config.interference.clone())),
+        "gavel-las-packed" => Box::new(GavelPacked::new(
+            config.reallocation_interval_s,
+            config.interference.clone(),
+        )),
         other => match (
             Synergy::parse(other),
             Hadar::parse(other, config.sync_overhead_s),

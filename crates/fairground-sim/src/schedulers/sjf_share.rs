@@ -293,6 +293,7 @@ impl Scheduler for SjfShare {
                             pb.sharing = Some(Sharing {
                                 slowdown: xi_b,
                                 accumulation: 1,
+                                measured_together: false,
                             });
                         }
                         self.partners.entry(b).or_default().push(a);
@@ -305,6 +306,7 @@ impl Scheduler for SjfShare {
                         Some(Sharing {
                             slowdown: xi_a,
                             accumulation: k,
+                            measured_together: false,
                         }),
                     );
                     book(&mut occupants, &placement);

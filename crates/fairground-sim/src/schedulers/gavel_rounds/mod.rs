@@ -1,6 +1,9 @@
 mod book;
 mod lists;
+mod packed;
 mod shares;
+
+pub use packed::GavelPacked;
 
 use super::{Placement, RoundView, Scheduler};
 use crate::model::SimError;
