@@ -98,9 +98,17 @@ fn program(
     let g: Vec<Vec<Var>> = (0..tenants)
         .map(|i| (0..types).map(|_| lp.var_scaled(0.0, cap[i])).collect())
         .collect();
-    let h: Vec<Vec<Var>> = pairs
+    // A pair gets a variable only on the types where both its jobs run: elsewhere its time
+    // would take GPUs and give nothing, so some optimum leaves it at 0 (and most measured
+    // pairs run on only some types, so this keeps the LP a third of the size).
+    let h: Vec<Vec<Option<Var>>> = pairs
         .iter()
-        .map(|p| (0..types).map(|_| lp.var_scaled(0.0, cap[p.a])).collect())
+        .map(|p| {
+            p.throughput
+                .iter()
+                .map(|&(ta, tb)| (ta > 0.0 && tb > 0.0).then(|| lp.var_scaled(0.0, cap[p.a])))
+                .collect()
+        })
         .collect();
     // Every term of tenant i: (variable, throughput per GPU).
     let mut terms: Vec<Vec<(Var, f64)>> = (0..tenants)
@@ -111,7 +119,8 @@ fn program(
         })
         .collect();
     for (p, vars) in pairs.iter().zip(&h) {
-        for (j, &v) in vars.iter().enumerate() {
+        for (j, v) in vars.iter().enumerate() {
+            let Some(v) = *v else { continue };
             terms[p.a].push((v, p.throughput[j].0));
             terms[p.b].push((v, p.throughput[j].1));
         }
@@ -120,7 +129,7 @@ fn program(
         let row = g
             .iter()
             .map(|gi| (gi[j], 1.0))
-            .chain(h.iter().map(|hp| (hp[j], 1.0)));
+            .chain(h.iter().filter_map(|hp| hp[j]).map(|v| (v, 1.0)));
         lp.le(row, inst.count[j]);
     }
     for (row, &cap) in terms.iter().zip(cap) {
@@ -157,14 +166,21 @@ fn program(
     let sol = lp
         .solve()
         .map_err(|e| PolicyError::Solver(format!("space sharing: {e}")))?;
-    let read = |vars: &Vec<Vec<Var>>| -> Vec<Vec<f64>> {
-        vars.iter()
-            .map(|row| row.iter().map(|&v| sol.value(v).max(0.0)).collect())
-            .collect()
-    };
     Ok(PackedAllocation {
-        alone: Allocation { gpus: read(&g) },
-        pairs: read(&h),
+        alone: Allocation {
+            gpus: g
+                .iter()
+                .map(|row| row.iter().map(|&v| sol.value(v).max(0.0)).collect())
+                .collect(),
+        },
+        pairs: h
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|v| v.map_or(0.0, |v| sol.value(v).max(0.0)))
+                    .collect()
+            })
+            .collect(),
         level: at_level.unwrap_or_else(|| sol.value(z)),
     })
 }
