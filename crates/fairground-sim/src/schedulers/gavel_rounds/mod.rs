@@ -209,6 +209,40 @@ fn lowest_normalised_throughput(view: &RoundView, x: &shares::Shares) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// The engine's instance of `tenants` (and `entities`) on the cluster's GPU types; a scenario
+/// the engine refuses becomes [`SimError::Policy`] with its located messages.
+fn instance_over(
+    cluster: &Cluster,
+    tenants: Vec<Tenant>,
+    entities: Vec<Entity>,
+) -> Result<fairground_core::Instance, SimError> {
+    let gpu_types: Vec<GpuType> = cluster
+        .types
+        .iter()
+        .enumerate()
+        .map(|(j, name)| GpuType {
+            name: name.clone(),
+            count: cluster.gpus_of_type(j),
+        })
+        .collect();
+    let scenario = Scenario {
+        version: 1,
+        gpu_types,
+        tenants,
+        normalization: Normalization::Slowest,
+        entities,
+    };
+    scenario.instance().map_err(|problems| {
+        SimError::Policy(
+            problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("; "),
+        )
+    })
+}
+
 /// Jobs of one model and scale factor with the same rates: identical for every policy.
 fn class_key(job: &Job) -> (String, u32, Vec<u64>) {
     (
@@ -398,15 +432,6 @@ impl GavelRounds {
     /// A fresh solve of the policy over this round's parties.
     fn recompute_fresh(&mut self, view: &RoundView) -> Result<(), SimError> {
         let cluster = view.cluster;
-        let gpu_types: Vec<GpuType> = cluster
-            .types
-            .iter()
-            .enumerate()
-            .map(|(j, name)| GpuType {
-                name: name.clone(),
-                count: cluster.gpus_of_type(j),
-            })
-            .collect();
         // Parties: tenants, job classes or single jobs, each with its active jobs.
         let mut parties: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (pos, s) in view.active.iter().enumerate() {
@@ -475,22 +500,7 @@ impl GavelRounds {
                 })
                 .collect();
         }
-        let scenario = Scenario {
-            version: 1,
-            gpu_types,
-            tenants,
-            normalization: Normalization::Slowest,
-            entities,
-        };
-        let inst = scenario.instance().map_err(|problems| {
-            SimError::Policy(
-                problems
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
-        })?;
+        let inst = instance_over(cluster, tenants, entities)?;
         let solution = if self.policy.name() == "gavel-ftf" {
             self.finish_time_fair(view, &inst, &parties)?
         } else if self.policy.name() == "gavel-min-makespan" {

@@ -31,12 +31,12 @@
 //! traces of up to a few hundred concurrent jobs.
 
 use super::super::{Placement, RoundView, Scheduler, Sharing};
-use super::{per_gpu_rates, snap};
+use super::{instance_over, per_gpu_rates, snap};
 use crate::model::SimError;
 use crate::pool::GpuPool;
 use crate::sharing::Interference;
 use fairground_core::policies::{max_min_packed, CoLocation};
-use fairground_core::{GpuType, Normalization, Scenario, Tenant};
+use fairground_core::Tenant;
 use std::collections::BTreeMap;
 
 /// A job alone, or two jobs (earlier arrival first) on the same GPUs.
@@ -243,15 +243,6 @@ impl GavelPacked {
             .enumerate()
             .map(|(t, s)| (s.job, t))
             .collect();
-        let gpu_types: Vec<GpuType> = cluster
-            .types
-            .iter()
-            .enumerate()
-            .map(|(j, name)| GpuType {
-                name: name.clone(),
-                count: cluster.gpus_of_type(j),
-            })
-            .collect();
         let tenants: Vec<Tenant> = view
             .active
             .iter()
@@ -267,22 +258,7 @@ impl GavelPacked {
                 }
             })
             .collect();
-        let scenario = Scenario {
-            version: 1,
-            gpu_types,
-            tenants,
-            normalization: Normalization::Slowest,
-            entities: Vec::new(),
-        };
-        let inst = scenario.instance().map_err(|problems| {
-            SimError::Policy(
-                problems
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
-        })?;
+        let inst = instance_over(cluster, tenants, Vec::new())?;
         let pair_units: Vec<Unit> = self
             .units
             .keys()
