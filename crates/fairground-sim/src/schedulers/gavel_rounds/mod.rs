@@ -50,11 +50,12 @@ use std::collections::BTreeMap;
 /// x_ij = g_tj / (m_t s_i) (scaled down so sum_j x_ij <= 1).
 ///
 /// For speed, policies whose objective is symmetric in identical jobs (LAS, agnostic LAS, water
-/// filling, max-sum, equal share) solve one party per job class — same model, scale factor and
+/// filling, equal share) solve one party per job class — same model, scale factor and
 /// rates — with weight m and cap m s for its m jobs: averaging an optimal solution over the
 /// class's jobs keeps it feasible and optimal, so the optimum is the same while the LP has
 /// classes, not jobs, as rows. FTF and the isolated share depend on the job count and stay
-/// per job.
+/// per job; so does max-sum, whose interior-point answer gives each job its own crumbs
+/// ([`policies::interior_max_sum`]).
 ///
 /// For `gavel-las`, the class LP is built once over every class in the workload and re-solved
 /// warm as the classes' job counts change ([`IncrementalLas`], which adds cap rows as they
@@ -322,7 +323,8 @@ impl GavelRounds {
         })?;
         let parties = match policy.name() {
             "oef-coop" | "oef-noncoop" => Parties::Tenants,
-            "gavel-ftf" | "isolated" | "gavel-min-makespan" => Parties::Jobs,
+            // gavel-max-sum: per job, as Gavel solves it ([`policies::interior_max_sum`]).
+            "gavel-ftf" | "isolated" | "gavel-min-makespan" | "gavel-max-sum" => Parties::Jobs,
             "gavel-fifo" => Parties::Queue,
             "gavel-hierarchical" => Parties::TenantClasses,
             _ => Parties::JobClasses,
@@ -507,6 +509,15 @@ impl GavelRounds {
             // As Gavel's simulator runs it: the bound its bisection settles on.
             policies::min_makespan(&inst, policies::MakespanBound::GavelBisection)
                 .map_err(|e| SimError::Policy(format!("gavel-min-makespan: {e}")))?
+        } else if self.policy.name() == "gavel-max-sum" {
+            // As Gavel's simulator runs it: an interior point's answer, crumbs and all.
+            let allocation = policies::interior_max_sum(&inst)
+                .map_err(|e| SimError::Policy(format!("gavel-max-sum: {e}")))?;
+            policies::Solution {
+                allocation,
+                objective: f64::NAN,
+                market: None,
+            }
         } else {
             self.policy
                 .solve(&inst)
