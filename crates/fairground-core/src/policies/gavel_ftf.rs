@@ -2,6 +2,7 @@ use super::base::scale_factor;
 use super::base::AllocationLp;
 use super::gavel::{isolated_share, job_throughput};
 use super::gavel_las::{max_min_solution, spread_max_min};
+use super::interior::{allocation_of, ConeProgram};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::lp::Lp;
 use crate::Instance;
@@ -81,6 +82,9 @@ pub struct FtfHistory {
 /// which the caller needs to update I_i.
 ///
 /// With t_i = I_i = 0 this is the first-round form [`GavelFtf`] solves.
+///
+/// The simulator runs [`finish_time_fairness_interior`] instead (Gavel's own way, one convex
+/// solve); this exact LP method is the independent value its tests check the worst rho against.
 pub fn finish_time_fairness(
     inst: &Instance,
     history: &[FtfHistory],
@@ -165,6 +169,86 @@ pub fn finish_time_fairness(
     ))
 }
 
+/// Gavel's finish-time fairness with each job's history, solved as Gavel's simulator solves it:
+/// the convex program handed whole to an interior point (clarabel; Gavel's is ECOS), its answer
+/// taken as it is.
+///
+/// ```text
+/// minimise   rho
+/// subject to t_i / D_i + v_i <= rho                 for every job i
+///            v_i tau_i >= R_i / (D_i iso_i)          (a rotated second-order cone)
+///            tau_i = sum_j T_ij g_ij / iso_i,  base constraints
+/// ```
+///
+/// with t_i, R_i, D_i = I_i + R_i / iso_i as in [`finish_time_fairness`]: v_i >= R_i / (D_i
+/// thr_i), so rho >= max_i rho_i, with equality at the optimum. Everything is measured in units
+/// of order one (tau_i in iso_i, v_i and rho in D_i) so the solver's tolerances are relative.
+/// Where the optimum is not unique (only the worst jobs' rho is pinned), an interior point lands
+/// near the centre of the optimal allocations and leaves every job a crumb (about 1e-9) of every
+/// type, as Gavel's ECOS answer does; Gavel's round mechanism ranks any x_ij > 0 above x_ij = 0,
+/// so both decide its JCTs (see [`super::gavel_max_sum::interior_max_sum`]). One solve, where
+/// [`finish_time_fairness`] takes a Dinkelbach sequence of LPs and two more for its canonical
+/// optimum. Returns each job's iso_i too, as [`finish_time_fairness`] does.
+pub fn finish_time_fairness_interior(
+    inst: &Instance,
+    history: &[FtfHistory],
+) -> Result<(Solution, Vec<f64>), PolicyError> {
+    let (n, k) = (inst.tenants(), inst.types());
+    let iso: Vec<f64> = (0..n)
+        .map(|i| scale_factor(inst, i) * job_throughput(inst, i, &isolated_share(inst, i)))
+        .collect();
+    if iso.iter().any(|&v| v.is_nan() || v <= 0.0) {
+        return Err(PolicyError::Infeasible(
+            "a job can run on no GPU type of the cluster".into(),
+        ));
+    }
+    let denominator: Vec<f64> = history
+        .iter()
+        .zip(&iso)
+        .map(|(h, iso)| h.isolated_s + h.remaining_steps / iso)
+        .collect();
+    // Variables: g (n * k), then v_i, then rho.
+    let v = |i: usize| n * k + i;
+    let rho = n * k + n;
+    let mut program = ConeProgram::with_base_constraints(inst);
+    for (i, h) in history.iter().enumerate() {
+        let row = program.b.len();
+        program.entry(row, v(i), 1.0);
+        program.entry(row, rho, -1.0);
+        program.b.push(-h.elapsed_s / denominator[i]);
+    }
+    program.close_nonnegative();
+    // One cone per job: (v + tau, v - tau, 2 sqrt(c)) with c = R / (D iso).
+    for (i, h) in history.iter().enumerate() {
+        let first = program.b.len();
+        for (sign, row) in [(-1.0, first), (1.0, first + 1)] {
+            program.entry(row, v(i), -1.0);
+            for j in 0..k {
+                let t = inst.throughput[i][j] / iso[i];
+                if t != 0.0 {
+                    program.entry(row, i * k + j, sign * t);
+                }
+            }
+        }
+        program.b.extend([0.0, 0.0]);
+        program
+            .b
+            .push(2.0 * (h.remaining_steps / (denominator[i] * iso[i])).sqrt());
+        program.close_second_order();
+    }
+    let mut c = vec![0.0; rho + 1];
+    c[rho] = 1.0;
+    let x = program.minimise(&c, "finish-time fairness")?;
+    Ok((
+        Solution {
+            allocation: allocation_of(inst, &x),
+            objective: 1.0 / x[rho],
+            market: None,
+        },
+        iso,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,6 +291,74 @@ mod tests {
         let (sol, _) = finish_time_fairness(&inst, &fresh).unwrap();
         assert!((sol.allocation.gpus[0][0] - 0.5).abs() < 1e-9);
         assert!((sol.objective - GavelFtf.solve(&inst).unwrap().objective).abs() < 1e-9);
+    }
+
+    /// The interior point on the hand case above: the same g_0 = (sqrt 5 - 1)/2 (the optimum
+    /// is unique there), and, on a three-type case with history, the same worst rho as the
+    /// Dinkelbach LPs (a different algorithm) to the solvers' tolerances.
+    #[test]
+    fn the_interior_point_reaches_the_same_least_worst_rho() {
+        let one: &[f64] = &[1.0];
+        let inst = super::super::test_instance(
+            &[("v100", 1)],
+            &[(one, Some(1.0), None), (one, Some(1.0), None)],
+        );
+        let waited = FtfHistory {
+            elapsed_s: 100.0,
+            remaining_steps: 100.0,
+            isolated_s: 0.0,
+        };
+        let fresh = FtfHistory {
+            elapsed_s: 0.0,
+            ..waited
+        };
+        let (sol, iso) = finish_time_fairness_interior(&inst, &[waited, fresh]).unwrap();
+        let g0 = (5f64.sqrt() - 1.0) / 2.0;
+        assert_eq!(iso, vec![0.5, 0.5]);
+        assert!((sol.allocation.gpus[0][0] - g0).abs() < 1e-6, "{sol:?}");
+        assert!((1.0 / sol.objective - 100.0 / (200.0 * (1.0 - g0))).abs() < 1e-6);
+
+        let inst = super::super::test_instance(
+            &[("v100", 2), ("p100", 3), ("k80", 4)],
+            &[
+                (&[4.0, 2.5, 1.0], Some(1.0), None),
+                (&[3.0, 2.0, 1.5], Some(2.0), None),
+                (&[8.0, 5.0, 1.0], Some(1.0), None),
+                (&[1.0, 1.0, 0.8], Some(4.0), None),
+            ],
+        );
+        let history = [
+            (500.0, 4e4, 300.0),
+            (0.0, 9e4, 0.0),
+            (2e3, 1e4, 1500.0),
+            (50.0, 3e4, 10.0),
+        ]
+        .map(|(elapsed_s, remaining_steps, isolated_s)| FtfHistory {
+            elapsed_s,
+            remaining_steps,
+            isolated_s,
+        });
+        let (interior, _) = finish_time_fairness_interior(&inst, &history).unwrap();
+        let (exact, _) = finish_time_fairness(&inst, &history).unwrap();
+        let (a, b) = (1.0 / interior.objective, 1.0 / exact.objective);
+        assert!((a - b).abs() < 1e-6 * b, "interior {a}, Dinkelbach {b}");
+        interior.allocation.check(&inst).unwrap();
+        // The worst rho of the allocation itself, from the definition.
+        let worst = (0..4)
+            .map(|i| {
+                let h = history[i];
+                let thr: f64 = (0..3)
+                    .map(|j| inst.throughput[i][j] * interior.allocation.gpus[i][j])
+                    .sum();
+                let iso =
+                    job_throughput(&inst, i, &isolated_share(&inst, i)) * scale_factor(&inst, i);
+                (h.elapsed_s + h.remaining_steps / thr) / (h.isolated_s + h.remaining_steps / iso)
+            })
+            .fold(0.0_f64, f64::max);
+        assert!(
+            (worst - b).abs() < 1e-6 * b,
+            "allocation's worst rho {worst}, least {b}"
+        );
     }
 
     /// Without history the worst rho is the first-round form's, with jobs of several GPUs too:

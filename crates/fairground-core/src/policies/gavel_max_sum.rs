@@ -1,5 +1,6 @@
 use super::base::AllocationLp;
 use super::canonical::spread_optimum;
+use super::interior::{allocation_of, ConeProgram};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::lp::Lp;
 use crate::Instance;
@@ -58,68 +59,14 @@ impl Policy for GavelMaxSum {
 /// average JCT with them: on Gavel's max_min_fairness trace 18,533 s without the crumbs, 17,466 s
 /// with them, 16,824 s in Gavel's own simulator (BENCHMARKS.md). Solved per job, as Gavel does
 /// (one party per job keeps each job's own barrier term, which decides its crumb), with
-/// clarabel's default tolerances (1e-8), which are ECOS's. Only the simulator uses this;
+/// clarabel's default tolerances (1e-8), which are ECOS's ([`super::interior`]). Only the simulator uses this;
 /// `gavel-max-sum` in `solve` shows the canonical optimum, which has no crumbs.
 pub fn interior_max_sum(inst: &Instance) -> Result<crate::Allocation, PolicyError> {
-    use clarabel::algebra::CscMatrix;
-    use clarabel::solver::{
-        DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
-    };
-    let (n, k) = (inst.tenants(), inst.types());
-    let vars = n * k;
-    let var = |i: usize, j: usize| i * k + j;
-    // Rows of A x + s = b, s >= 0: g >= 0, then each cap, then each type's capacity.
-    let (mut rows, mut cols, mut vals, mut b) = (vec![], vec![], vec![], vec![]);
-    for v in 0..vars {
-        rows.push(b.len());
-        cols.push(v);
-        vals.push(-1.0);
-        b.push(0.0);
-    }
-    for i in 0..n {
-        if let Some(cap) = inst.cap[i] {
-            for j in 0..k {
-                rows.push(b.len());
-                cols.push(var(i, j));
-                vals.push(1.0);
-            }
-            b.push(cap);
-        }
-    }
-    for j in 0..k {
-        for i in 0..n {
-            rows.push(b.len());
-            cols.push(var(i, j));
-            vals.push(1.0);
-        }
-        b.push(inst.count[j]);
-    }
-    let a = CscMatrix::new_from_triplets(b.len(), vars, rows, cols, vals);
-    let c: Vec<f64> = (0..vars).map(|v| -inst.throughput[v / k][v % k]).collect();
-    let p = CscMatrix::<f64>::zeros((vars, vars));
-    let cones = [SupportedConeT::NonnegativeConeT(b.len())];
-    let settings = DefaultSettingsBuilder::default()
-        .verbose(false)
-        .build()
-        .map_err(|e| PolicyError::Solver(format!("clarabel settings: {e:?}")))?;
-    let mut solver = DefaultSolver::new(&p, &c, &a, &b, &cones, settings)
-        .map_err(|e| PolicyError::Solver(format!("clarabel: {e:?}")))?;
-    solver.solve();
-    match solver.solution.status {
-        SolverStatus::Solved | SolverStatus::AlmostSolved => {}
-        status => {
-            return Err(PolicyError::Solver(format!(
-                "the max-sum LP's interior point ended {status:?}"
-            )))
-        }
-    }
-    let mut allocation = crate::Allocation::zeros(n, k);
-    for i in 0..n {
-        for j in 0..k {
-            allocation.gpus[i][j] = solver.solution.x[var(i, j)].max(0.0);
-        }
-    }
-    Ok(allocation)
+    let mut program = ConeProgram::with_base_constraints(inst);
+    program.close_nonnegative();
+    let c: Vec<f64> = inst.throughput.iter().flatten().map(|t| -t).collect();
+    let x = program.minimise(&c, "max-sum")?;
+    Ok(allocation_of(inst, &x))
 }
 
 #[cfg(test)]

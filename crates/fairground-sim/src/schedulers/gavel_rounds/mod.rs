@@ -553,8 +553,10 @@ impl GavelRounds {
 }
 
 impl GavelRounds {
-    /// gavel-ftf in the simulator: Gavel's finish-time fairness with each job's history
-    /// ([`policies::finish_time_fairness`]), as its simulator runs it: t_i = now - arrival,
+    /// gavel-ftf in the simulator: Gavel's finish-time fairness with each job's history, solved
+    /// by an interior point as Gavel's is ([`policies::finish_time_fairness_interior`]: one
+    /// convex solve; the Dinkelbach LPs and the canonical optimum took 50x longer and were
+    /// further from Gavel's JCTs), as its simulator runs it: t_i = now - arrival,
     /// R_i = steps left, I_i += (R at the last recomputation - R now) / iso_i then, for jobs
     /// present at both (Gavel's `_cumulative_isolated_time`). One party per job.
     fn finish_time_fair(
@@ -584,7 +586,7 @@ impl GavelRounds {
                 }
             })
             .collect();
-        let (solution, iso) = policies::finish_time_fairness(inst, &history)
+        let (solution, iso) = policies::finish_time_fairness_interior(inst, &history)
             .map_err(|e| SimError::Policy(format!("gavel-ftf: {e}")))?;
         // Gavel keeps only the jobs of this recomputation as the last one's.
         self.ftf.iter_mut().for_each(|seen| *seen = None);

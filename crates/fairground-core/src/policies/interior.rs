@@ -1,0 +1,144 @@
+//! Gavel's simulator solves its policies' programs with ECOS, an interior-point method, and uses
+//! the answer as it is. Where that answer decides what the simulator does (which optimum among
+//! many, and the crumbs an interior point leaves on every variable), the simulator here solves
+//! the same program the same way, with clarabel. This module is what those solves share.
+
+use super::PolicyError;
+use crate::{Allocation, Instance};
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{
+    DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
+};
+
+/// A conic program `minimise c'x subject to A x + s = b, s in K`, built row by row. Variables
+/// 0..n*k are g_ij (tenant i, type j) at `i * k + j`; a program adds its own after them.
+pub(super) struct ConeProgram {
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    vals: Vec<f64>,
+    pub b: Vec<f64>,
+    cones: Vec<SupportedConeT<f64>>,
+    /// Rows already given to a cone.
+    coned: usize,
+}
+
+impl ConeProgram {
+    /// The base constraints of an allocation as non-negative rows: g >= 0, each cap, each
+    /// type's capacity.
+    pub fn with_base_constraints(inst: &Instance) -> Self {
+        let (n, k) = (inst.tenants(), inst.types());
+        let mut p = ConeProgram {
+            rows: Vec::new(),
+            cols: Vec::new(),
+            vals: Vec::new(),
+            b: Vec::new(),
+            cones: Vec::new(),
+            coned: 0,
+        };
+        for v in 0..n * k {
+            p.entry(p.b.len(), v, -1.0);
+            p.b.push(0.0);
+        }
+        for i in 0..n {
+            if let Some(cap) = inst.cap[i] {
+                (0..k).for_each(|j| p.entry(p.b.len(), i * k + j, 1.0));
+                p.b.push(cap);
+            }
+        }
+        for j in 0..k {
+            (0..n).for_each(|i| p.entry(p.b.len(), i * k + j, 1.0));
+            p.b.push(inst.count[j]);
+        }
+        p
+    }
+
+    /// Adds `x` at (row, column) of A.
+    pub fn entry(&mut self, row: usize, col: usize, x: f64) {
+        self.rows.push(row);
+        self.cols.push(col);
+        self.vals.push(x);
+    }
+
+    /// The rows added since the last cone form a cone of this kind (its dimension is set here
+    /// for the non-negative cone).
+    pub fn close_nonnegative(&mut self) {
+        self.cones
+            .push(SupportedConeT::NonnegativeConeT(self.b.len() - self.coned));
+        self.coned = self.b.len();
+    }
+
+    /// The last three rows form a second-order cone: s_0 >= ||(s_1, s_2)||.
+    pub fn close_second_order(&mut self) {
+        self.cones.push(SupportedConeT::SecondOrderConeT(3));
+        self.coned = self.b.len();
+    }
+
+    /// Solves with clarabel's default tolerances (1e-8, as ECOS's) and returns x: `what` names
+    /// the program in an error.
+    pub fn minimise(self, c: &[f64], what: &str) -> Result<Vec<f64>, PolicyError> {
+        let vars = c.len();
+        let a = CscMatrix::new_from_triplets(self.b.len(), vars, self.rows, self.cols, self.vals);
+        let p = CscMatrix::<f64>::zeros((vars, vars));
+        let settings = DefaultSettingsBuilder::default()
+            .verbose(false)
+            .build()
+            .map_err(|e| PolicyError::Solver(format!("clarabel settings: {e:?}")))?;
+        let mut solver = DefaultSolver::new(&p, c, &a, &self.b, &self.cones, settings)
+            .map_err(|e| PolicyError::Solver(format!("clarabel: {e:?}")))?;
+        solver.solve();
+        match solver.solution.status {
+            SolverStatus::Solved | SolverStatus::AlmostSolved => {}
+            status => {
+                return Err(PolicyError::Solver(format!(
+                    "{what}: the interior point ended {status:?}"
+                )))
+            }
+        }
+        Ok(solver.solution.x)
+    }
+}
+
+/// The g_ij of a solved program's x, each rounded to [`SIGNIFICANT`] digits (negative crumbs
+/// clipped to 0, as Gavel clips).
+pub(super) fn allocation_of(inst: &Instance, x: &[f64]) -> Allocation {
+    let k = inst.types();
+    let mut allocation = Allocation::zeros(inst.tenants(), k);
+    for (i, row) in allocation.gpus.iter_mut().enumerate() {
+        for (j, g) in row.iter_mut().enumerate() {
+            *g = significant(x[i * k + j].max(0.0));
+        }
+    }
+    allocation
+}
+
+/// Digits kept of each g_ij an interior point returns. It stops at a relative 1e-8, so the
+/// digits past that are noise (8 digits keep a tenant's row within 1e-7 of its cap), and noise would break ties the programs do not: two identical
+/// jobs get 0.5 +- 1e-10 each, and Gavel's round mechanism, which compares priorities exactly,
+/// would then pick by the noise rather than by arrival. Rounding relatively keeps the crumbs
+/// (1e-9 stays 1e-9, not 0).
+pub(super) const SIGNIFICANT: i32 = 8;
+
+/// `x` rounded to [`SIGNIFICANT`] significant digits.
+fn significant(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(SIGNIFICANT - 1 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::significant;
+
+    #[test]
+    fn values_keep_eight_significant_digits_and_crumbs_stay_crumbs() {
+        let near = |a: f64, b: f64| (a - b).abs() <= 1e-15 * b.abs();
+        assert_eq!(significant(0.5000000001), 0.5);
+        assert_eq!(significant(0.4999999999), 0.5);
+        assert!(near(significant(1.234567891e-9), 1.2345679e-9));
+        assert!(near(significant(-3.0e-12), -3.0e-12));
+        assert!(near(significant(123456.789), 123456.79));
+        assert_eq!(significant(0.0), 0.0);
+    }
+}
