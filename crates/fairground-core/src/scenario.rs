@@ -411,7 +411,12 @@ impl Instance {
     /// down to d_i GPUs when its cap is smaller (as Gavel's isolated share is). This is the
     /// bundle the sharing-incentive property compares against.
     pub fn equal_split(&self, tenant: usize) -> Vec<f64> {
-        let total_weight: f64 = self.weight.iter().sum();
+        self.equal_split_with(tenant, self.weight.iter().sum())
+    }
+
+    /// [`Instance::equal_split`] given the sum of the weights, for callers that ask for every
+    /// tenant's (the sum is then taken once, not once per tenant).
+    pub fn equal_split_with(&self, tenant: usize, total_weight: f64) -> Vec<f64> {
         let share = self.weight[tenant] / total_weight;
         let mut bundle: Vec<f64> = self.count.iter().map(|n| n * share).collect();
         let held: f64 = bundle.iter().sum();

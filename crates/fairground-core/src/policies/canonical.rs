@@ -51,10 +51,16 @@ pub(super) fn spread_optimum(
     let mut m = model(Lp::minimize());
     m.lp.le(total_held(&m), (1.0 + 1e-9) * least);
     let total: f64 = inst.count.iter().sum();
+    // equal_split sums the weights each call: once here, not once per tenant.
+    let total_weight: f64 = inst.weight.iter().sum();
     for i in 0..inst.tenants() {
         // One weight per tenant: its equal split in all, so deviations are relative to what it
         // is entitled to.
-        let size = inst.equal_split(i).iter().sum::<f64>().max(1e-12);
+        let size = inst
+            .equal_split_with(i, total_weight)
+            .iter()
+            .sum::<f64>()
+            .max(1e-12);
         for j in 0..inst.types() {
             let c = inst.count[j] / total;
             let d = m.lp.var_scaled(1.0 / size, size);
@@ -73,7 +79,7 @@ pub(super) fn spread_optimum(
     // the optimum gives nothing), which would show as envy of a crumb. Below 1e-7 of a
     // tenant's equal split in all, far under the checks' 1e-6 tolerance, a holding is zero.
     for (i, row) in allocation.gpus.iter_mut().enumerate() {
-        let size: f64 = inst.equal_split(i).iter().sum();
+        let size: f64 = inst.equal_split_with(i, total_weight).iter().sum();
         row.iter_mut()
             .filter(|g| **g < CRUMB * size)
             .for_each(|g| *g = 0.0);
@@ -82,4 +88,4 @@ pub(super) fn spread_optimum(
 }
 
 /// What counts as a crumb, relative to a tenant's equal split.
-const CRUMB: f64 = 1e-7;
+pub(super) const CRUMB: f64 = 1e-7;

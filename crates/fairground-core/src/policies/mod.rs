@@ -34,7 +34,9 @@ pub use gavel_las_agnostic::GavelLasAgnostic;
 pub use gavel_las_incremental::{ClassShares, IncrementalLas};
 pub use gavel_las_packed::{max_min_packed, CoLocation, PackedAllocation};
 pub use gavel_max_sum::{interior_max_sum, GavelMaxSum};
-pub use gavel_min_makespan::{gavel_bound, min_makespan, GavelMinMakespan, MakespanBound};
+pub use gavel_min_makespan::{
+    gavel_bound, min_makespan, min_makespan_interior, GavelMinMakespan, MakespanBound,
+};
 pub use gavel_water_filling::GavelWaterFilling;
 pub use isolated::Isolated;
 pub use nash_welfare::{dual_bound, nash_welfare, Market, NashWelfare};

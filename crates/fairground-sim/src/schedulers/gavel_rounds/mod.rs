@@ -506,8 +506,9 @@ impl GavelRounds {
         let solution = if self.policy.name() == "gavel-ftf" {
             self.finish_time_fair(view, &inst, &parties)?
         } else if self.policy.name() == "gavel-min-makespan" {
-            // As Gavel's simulator runs it: the bound its bisection settles on.
-            policies::min_makespan(&inst, policies::MakespanBound::GavelBisection)
+            // As Gavel's simulator runs it: the bound its bisection settles on (by interior
+            // points; `solve` takes the simplex path to the same canonical allocation).
+            policies::min_makespan_interior(&inst)
                 .map_err(|e| SimError::Policy(format!("gavel-min-makespan: {e}")))?
         } else if self.policy.name() == "gavel-max-sum" {
             // As Gavel's simulator runs it: an interior point's answer, crumbs and all.
