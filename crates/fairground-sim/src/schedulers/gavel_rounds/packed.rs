@@ -35,6 +35,7 @@ use super::{instance_over, per_gpu_rates, snap};
 use crate::model::SimError;
 use crate::pool::GpuPool;
 use crate::sharing::Interference;
+use fairground_core::order::sort_indices_by;
 use fairground_core::policies::{max_min_packed, CoLocation};
 use fairground_core::Tenant;
 use std::collections::BTreeMap;
@@ -345,7 +346,7 @@ impl GavelPacked {
         for (j, chosen) in picks.iter_mut().enumerate() {
             let mut left = cluster.gpus_of_type(j);
             // Highest (priority, deficit, x) first; equal keys in the order the units formed.
-            let mut list: Vec<([f64; 3], u64, Unit)> = self
+            let list: Vec<([f64; 3], u64, Unit)> = self
                 .units
                 .iter()
                 .map(|(&u, c)| {
@@ -355,7 +356,11 @@ impl GavelPacked {
                     (key, c.seq, u)
                 })
                 .collect();
-            list.sort_by(|a, b| {
+            // One compiled sort for index lists (fairground_core::order: each sort_by closure
+            // is another copy of the sort in the browser's engine).
+            let mut order: Vec<usize> = (0..list.len()).collect();
+            sort_indices_by(&mut order, &|a, b| {
+                let (a, b) = (&list[a], &list[b]);
                 a.0.iter()
                     .zip(&b.0)
                     .map(|(p, q)| q.total_cmp(p))
@@ -363,7 +368,7 @@ impl GavelPacked {
                     .unwrap_or(std::cmp::Ordering::Equal)
                     .then(a.1.cmp(&b.1))
             });
-            for (_, _, u) in list {
+            for u in order.into_iter().map(|k| list[k].2) {
                 if left == 0 {
                     break;
                 }
@@ -385,8 +390,9 @@ impl GavelPacked {
         let mut placements = Vec::new();
         self.ran.clear();
         for (j, chosen) in picks.iter_mut().enumerate() {
-            chosen.sort_by_key(|&(_, gpus)| std::cmp::Reverse(gpus));
-            for &(u, gpus) in chosen.iter() {
+            let mut order: Vec<usize> = (0..chosen.len()).collect();
+            sort_indices_by(&mut order, &|a, b| chosen[b].1.cmp(&chosen[a].1));
+            for &(u, gpus) in order.iter().map(|&k| &chosen[k]) {
                 if !self.x.contains_key(&u) {
                     continue;
                 }
