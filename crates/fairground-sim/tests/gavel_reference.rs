@@ -63,7 +63,7 @@ const GAVEL_MORE: [(&str, [f64; 5]); 5] = [
 ];
 
 /// Measured: gavel-fifo -0.3% to 0.0%, gavel-las-agnostic -0.7% to +0.1% (its walk order is
-/// Gavel's shuffled one, so the rounds are Gavel's), gavel-ftf -0.6% to +2.0% (with each job's
+/// Gavel's shuffled one, so the rounds are Gavel's), gavel-ftf -0.9% to +1.3% (with each job's
 /// history, solved by an interior point as Gavel's is; Dinkelbach LPs and a canonical optimum
 /// gave -1.9% to +3.3%), gavel-min-makespan -1.0% to +3.2% (at the bound Gavel's bisection
 /// settles on), gavel-max-sum 0.0% to +3.8% (Gavel's interior-point answer, crumbs and all:
