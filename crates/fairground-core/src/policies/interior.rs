@@ -119,7 +119,7 @@ impl ConeProgram {
     /// First without iterative refinement of each Newton step and without equilibration: these
     /// programs are scaled to numbers of order one, where the plain factorisation is accurate
     /// enough and equilibration changes nothing (the same answers to the bit on the 1,000-job
-    /// runs); refinement took a third of the time (its extra triangular solves and products;
+    /// max-sum run); refinement took a third of the time (its extra triangular solves and products;
     /// 1,000 jobs under gavel-min-makespan 14.1 s with it, 9.9 s without, every JCT within
     /// 0.06%). Should that end short of `Solved`, the program is solved again with clarabel's
     /// defaults.
