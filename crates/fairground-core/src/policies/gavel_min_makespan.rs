@@ -97,12 +97,7 @@ pub fn min_makespan_interior(inst: &Instance) -> Result<Solution, PolicyError> {
     let z = n * k;
     let mut level = ConeProgram::with_base_constraints(inst);
     for (i, rate) in rates.iter().enumerate() {
-        let row = level.b.len();
-        for (j, r) in rate.iter().enumerate() {
-            if *r != 0.0 {
-                level.entry(row, i * k + j, -r / largest[i]);
-            }
-        }
+        let row = work_row(&mut level, i, rate, -1.0 / largest[i]);
         level.entry(row, z, unit / largest[i]);
         level.b.push(0.0);
     }
@@ -121,12 +116,7 @@ pub fn min_makespan_interior(inst: &Instance) -> Result<Solution, PolicyError> {
         .collect();
     let mut spread = ConeProgram::with_base_constraints(inst);
     for (i, rate) in rates.iter().enumerate() {
-        let row = spread.b.len();
-        for (j, r) in rate.iter().enumerate() {
-            if *r != 0.0 {
-                spread.entry(row, i * k + j, -r * makespan);
-            }
-        }
+        work_row(&mut spread, i, rate, -makespan);
         spread.b.push(-(1.0 - 1e-9));
     }
     for i in 0..n {
@@ -162,6 +152,18 @@ pub fn min_makespan_interior(inst: &Instance) -> Result<Solution, PolicyError> {
         objective: makespan,
         market: None,
     })
+}
+
+/// Starts a row with tenant i's work rate, scale sum_j r_ij g_ij, and returns its index (the
+/// caller adds the rest and its right-hand side).
+fn work_row(program: &mut ConeProgram, i: usize, rate: &[f64], scale: f64) -> usize {
+    let (row, k) = (program.b.len(), rate.len());
+    for (j, r) in rate.iter().enumerate() {
+        if *r != 0.0 {
+            program.entry(row, i * k + j, r * scale);
+        }
+    }
+    row
 }
 
 /// eps above: the weight of spreading against the GPUs held.
