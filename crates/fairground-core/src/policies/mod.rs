@@ -32,7 +32,7 @@ pub use gavel_hierarchical::GavelHierarchical;
 pub use gavel_las::GavelLas;
 pub use gavel_las_agnostic::GavelLasAgnostic;
 pub use gavel_las_incremental::{ClassShares, IncrementalLas};
-pub use gavel_las_packed::{max_min_packed, CoLocation, PackedAllocation};
+pub use gavel_las_packed::{max_min_packed, max_min_packed_interior, CoLocation, PackedAllocation};
 pub use gavel_max_sum::{interior_max_sum, GavelMaxSum};
 pub use gavel_min_makespan::{
     gavel_bound, min_makespan, min_makespan_interior, GavelMinMakespan, MakespanBound,

@@ -16,7 +16,8 @@
 //! - when a job finishes, every unit with it goes (with its clocks and deficits);
 //! - the types are walked in the cluster's order, never shuffled ("Packing" policies).
 //!
-//! The allocation is [`fairground_core::policies::max_min_packed`] over the active jobs and
+//! The allocation is [`fairground_core::policies::max_min_packed_interior`] (Gavel's program,
+//! solved once by an interior point as ECOS solves it, crumbs included) over the active jobs and
 //! every pair of them with the same scale factor that has a measured co-located throughput on
 //! some type (`--throughputs` with Gavel's file): the pairs Gavel's LP gets, less those measured
 //! at 0 everywhere (Gavel keeps those in its books, where they can never run or change an
@@ -26,9 +27,9 @@
 //!
 //! Gavel's own policy reshapes its LP's terms per job assuming every job has the same number of
 //! pairs, so it fails on workloads that mix scale factors (checked on its sample traces: every
-//! trace but medium_test); this port has no such limit. The LP has a variable per pair and type:
-//! with hundreds of active jobs it grows to tens of thousands of columns, so this policy is for
-//! traces of up to a few hundred concurrent jobs.
+//! trace but medium_test); this port has no such limit. The program has a variable per pair and
+//! type: 100 active jobs make about 15,000 and a solve of about 0.1 s, and it grows with the
+//! square of the active jobs, so this policy is for traces of up to a few hundred concurrent jobs.
 
 use super::super::{Placement, RoundView, Scheduler, Sharing};
 use super::{instance_over, per_gpu_rates, snap};
@@ -36,7 +37,7 @@ use crate::model::SimError;
 use crate::pool::GpuPool;
 use crate::sharing::Interference;
 use fairground_core::order::sort_indices_by;
-use fairground_core::policies::{max_min_packed, CoLocation};
+use fairground_core::policies::{max_min_packed_interior, CoLocation};
 use fairground_core::Tenant;
 use std::collections::BTreeMap;
 
@@ -290,7 +291,7 @@ impl GavelPacked {
                 }
             })
             .collect();
-        let packed = max_min_packed(&inst, &pairs)
+        let packed = max_min_packed_interior(&inst, &pairs)
             .map_err(|e| SimError::Policy(format!("gavel-las-packed: {e}")))?;
         // Gavel clips x to [0, 1]; snapped so that equal shares compare equal.
         let x_of = |gpus: &[f64], sf: u32| -> Vec<f64> {
