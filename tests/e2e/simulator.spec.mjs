@@ -1,4 +1,8 @@
 import { test, expect } from './fixtures.mjs';
+import { fileURLToPath } from 'node:url';
+
+// ../shared beside the clone (as the Rust tests read it), or $FAIRGROUND_SHARED.
+const SHARED = process.env.FAIRGROUND_SHARED ?? fileURLToPath(new URL('../../../shared', import.meta.url));
 
 test.beforeEach(async ({ page }) => {
   await page.goto('./');
@@ -212,4 +216,35 @@ test('Hadar runs a job across two GPU types, at the speed the mixed-type rule gi
   await page.getByTestId('sim-sync-overhead').fill('-1');
   await page.getByTestId('sim-run').click();
   await expect(page.getByTestId('sim-error')).toContainText('sync overhead');
+});
+
+// Gavel's measured file, uploaded in the page as `fairground simulate --throughputs` reads it: its
+// co-located pairs let gavel-las-packed put two jobs on one GPU (the run's notes count the
+// job-rounds that did); a file that is not Gavel's is refused with its name in the message.
+test("Gavel's measured throughputs upload, and gavel-las-packed shares GPUs with them", async ({ page }) => {
+  await page.getByTestId('sim-cluster').fill('v100=2,p100=2,k80=2');
+  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
+  await page.getByTestId('sim-policy-gavel-las-packed').check();
+  await page.getByTestId('sim-jobs').fill('12');
+  await page.getByTestId('sim-rate').fill('60');
+  await page.getByTestId('sim-seed').fill('3');
+  await page.getByTestId('sim-tenants').fill('2');
+  await page.getByTestId('sim-throughputs').setInputFiles(`${SHARED}/data/gavel/simulation_throughputs.json`);
+  await expect(page.getByTestId('sim-throughputs-name')).toContainText('simulation_throughputs.json');
+  await page.getByTestId('sim-run').click();
+  const table = page.getByTestId('sim-table');
+  await expect(table.locator('tbody tr')).toHaveCount(1, { timeout: 20_000 });
+  // Every job finishes but those needing more GPUs than a type has (reported as such).
+  const row = table.locator('tr[data-policy="gavel-las-packed"]');
+  const done = Number(await row.locator('td.done').textContent());
+  expect(done + Number(await row.locator('td.unschedulable').textContent())).toBe(12);
+  expect(done).toBeGreaterThan(6);
+  const note = await page.getByTestId('sim-notes').getByText(/space sharing: \d+ of \d+/).textContent();
+  expect(Number(note.match(/space sharing: (\d+) of/)[1])).toBeGreaterThan(0);
+
+  await page.getByText('use the built-in table').click();
+  await page.getByTestId('sim-throughputs').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from('{"v100": 3}') });
+  await page.getByTestId('sim-run').click();
+  // Read in the worker, so the message is the run's.
+  await expect(page.getByTestId('sim-status')).toHaveText("mine.json: throughputs: 'v100' is not an object");
 });

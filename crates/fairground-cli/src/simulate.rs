@@ -2,6 +2,7 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::{GpuMemory, Interference};
+use fairground_sim::throughputs::read_gavel_file;
 use fairground_sim::traces::{self, TenantField, TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace, SynergyConfig,
@@ -164,11 +165,7 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
     let (table, interference) = match &a.throughputs {
         Some(path) => {
             let text = read(path)?;
-            let table = ThroughputTable::from_gavel_json(&text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            let pairs = Interference::from_gavel_json(&text)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
-            (table, pairs)
+            read_gavel_file(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => (ThroughputTable::builtin(), Interference::default()),
     };

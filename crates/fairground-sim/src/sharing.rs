@@ -153,11 +153,17 @@ impl Interference {
     /// job key, an entry named by the other job's key holds [rate of this job, rate of the
     /// other] when sharing; this job's slowdown is its "null" (alone) rate over the first.
     pub fn from_gavel_json(text: &str) -> Result<Interference, SimError> {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| SimError::Input(format!("throughputs: not JSON: {e}")))?;
+        Ok(Self::from_gavel_value(
+            &crate::throughputs::parse_gavel_json(text)?,
+        ))
+    }
+
+    /// [`Interference::from_gavel_json`] on the file already parsed (what it cannot read as a
+    /// pair, it skips).
+    pub fn from_gavel_value(value: &serde_json::Value) -> Interference {
         let mut slowdown = BTreeMap::new();
         let Some(types) = value.as_object() else {
-            return Ok(Interference::default());
+            return Interference::default();
         };
         for (gpu, jobs) in types
             .iter()
@@ -191,7 +197,7 @@ impl Interference {
                 }
             }
         }
-        Ok(Interference { slowdown })
+        Interference { slowdown }
     }
 
     /// The slowdown of job a next to job b on `gpu_type`, and whether it was measured (else

@@ -9,12 +9,32 @@ pub struct ThroughputTable {
     entries: BTreeMap<(String, u32), BTreeMap<String, f64>>,
 }
 
+/// Reads Gavel's `simulation_throughputs.json` once for both of its parts: every job's rates
+/// alone, and the slowdowns of the co-located pairs (`--throughputs` on the CLI, the
+/// Simulation tab's upload).
+pub fn read_gavel_file(
+    text: &str,
+) -> Result<(ThroughputTable, crate::sharing::Interference), SimError> {
+    let value = parse_gavel_json(text)?;
+    Ok((
+        ThroughputTable::from_gavel_value(&value)?,
+        crate::sharing::Interference::from_gavel_value(&value),
+    ))
+}
+
+pub(crate) fn parse_gavel_json(text: &str) -> Result<serde_json::Value, SimError> {
+    serde_json::from_str(text).map_err(|e| SimError::Input(format!("throughputs: not JSON: {e}")))
+}
+
 impl ThroughputTable {
     /// Reads Gavel's `simulation_throughputs.json`: `{gpu_type: {"('Model', sf)": {"null":
     /// steps/s alone, ...co-located pairs...}}}`. Types ending in `_unconsolidated` are skipped.
     pub fn from_gavel_json(text: &str) -> Result<ThroughputTable, SimError> {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| SimError::Input(format!("throughputs: not JSON: {e}")))?;
+        Self::from_gavel_value(&parse_gavel_json(text)?)
+    }
+
+    /// [`ThroughputTable::from_gavel_json`] on the file already parsed.
+    pub fn from_gavel_value(value: &serde_json::Value) -> Result<ThroughputTable, SimError> {
         let types = value.as_object().ok_or_else(|| {
             SimError::Input("throughputs: expected an object of GPU types".into())
         })?;

@@ -2,7 +2,8 @@
 //! progress after each chunk and stopping when a `Cancel` arrives between chunks.
 
 use fairground_sim::metrics::SimResult;
-use fairground_sim::sharing::GpuMemory;
+use fairground_sim::sharing::{GpuMemory, Interference};
+use fairground_sim::throughputs::read_gavel_file;
 use fairground_sim::traces::{TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, synergy, synthetic, SynergyConfig, SyntheticConfig,
@@ -56,6 +57,29 @@ pub struct SimRequest {
     /// HadarE's seconds lost per round to combine copies (None: the engine's default).
     #[serde(default)]
     pub sync_overhead_s: Option<f64>,
+    /// Gavel's `simulation_throughputs.json` (as `fairground simulate --throughputs`): measured
+    /// rates for every (model, GPU count) and the co-located pairs `gavel-las-packed` shares
+    /// GPUs by. None: the built-in table of six models.
+    #[serde(default)]
+    pub throughputs: Option<NamedText>,
+}
+
+/// A file's name and text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NamedText {
+    pub name: String,
+    pub text: String,
+}
+
+/// What a request's files and fields come to, checked.
+#[derive(Debug)]
+pub struct Prepared {
+    pub cluster: Cluster,
+    pub jobs: Vec<Job>,
+    /// What reading a public trace reported (kept and skipped jobs), shown with the results.
+    pub notes: Vec<String>,
+    /// Co-located pairs measured in the throughputs file (none without one).
+    pub interference: Interference,
 }
 
 fn default_round_s() -> f64 {
@@ -84,17 +108,18 @@ pub enum SimOutput {
     Cancelled,
 }
 
-/// The cluster and jobs of a request, with located errors (the throughputs and model profiles
-/// are the built-in cited tables: the browser has no file of Gavel's or Synergy's).
-/// Also returns what reading a public trace reported (kept and skipped jobs), shown with the
-/// results.
-pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>, Vec<String>), String> {
+/// The cluster and jobs of a request, with located errors. Rates come from the request's
+/// throughputs file or else the built-in cited table; model profiles are the built-in ones.
+pub fn prepare(req: &SimRequest) -> Result<Prepared, String> {
     let shape = ServerShape::parse(&req.server_shape).map_err(|e| e.to_string())?;
     let mut cluster = Cluster::parse_shaped(&req.cluster, &shape).map_err(|e| e.to_string())?;
     cluster.gpu_memory_gb = GpuMemory::parse(&req.gpu_memory, &cluster.types)
         .map_err(|e| e.to_string())?
         .0;
-    let table = ThroughputTable::builtin();
+    let (table, interference) = match &req.throughputs {
+        Some(file) => read_gavel_file(&file.text).map_err(|e| format!("{}: {e}", file.name))?,
+        None => (ThroughputTable::builtin(), Interference::default()),
+    };
     let profiles = Profiles::builtin();
     let largest = cluster.largest_server();
     let mut notes = Vec::new();
@@ -138,7 +163,12 @@ pub fn prepare(req: &SimRequest) -> Result<(Cluster, Vec<Job>, Vec<String>), Str
     if jobs.is_empty() {
         return Err("the workload has no jobs".into());
     }
-    Ok((cluster, jobs, notes))
+    Ok(Prepared {
+        cluster,
+        jobs,
+        notes,
+        interference,
+    })
 }
 
 #[reactor]
@@ -147,7 +177,12 @@ pub async fn SimulateReactor(mut scope: ReactorScope<SimInput, SimOutput>) {
         let SimInput::Run(req) = input else { continue };
         let output = match prepare(&req) {
             Err(why) => SimOutput::Failed(why),
-            Ok((cluster, jobs, notes)) => match run(&req, &cluster, &jobs, &mut scope).await {
+            Ok(Prepared {
+                cluster,
+                jobs,
+                notes,
+                interference,
+            }) => match run(&req, &cluster, &jobs, interference, &mut scope).await {
                 SimOutput::Done(mut results) => {
                     for r in results.iter_mut().flatten() {
                         r.notes.splice(0..0, notes.iter().cloned());
@@ -167,9 +202,10 @@ async fn run(
     req: &SimRequest,
     cluster: &Cluster,
     jobs: &[Job],
+    interference: Interference,
     scope: &mut ReactorScope<SimInput, SimOutput>,
 ) -> SimOutput {
-    let config = match config(req) {
+    let config = match config(req, interference) {
         Ok(config) => config,
         Err(e) => return SimOutput::Failed(e),
     };
@@ -220,7 +256,7 @@ async fn run(
 }
 
 /// The engine's settings for a request.
-fn config(req: &SimRequest) -> Result<SimConfig, String> {
+fn config(req: &SimRequest, interference: Interference) -> Result<SimConfig, String> {
     let mixed_rate = match req.mixed_rate.as_str() {
         "" => MixedRate::default(),
         text => MixedRate::parse(text)?,
@@ -232,6 +268,7 @@ fn config(req: &SimRequest) -> Result<SimConfig, String> {
         sync_overhead_s: req
             .sync_overhead_s
             .unwrap_or(fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S),
+        interference,
         ..SimConfig::default()
     })
 }
@@ -244,7 +281,12 @@ pub fn run_to_end(
     req: &SimRequest,
     max_jobs: usize,
 ) -> Result<Vec<Result<SimResult, String>>, String> {
-    let (cluster, jobs, notes) = prepare(req)?;
+    let Prepared {
+        cluster,
+        jobs,
+        notes,
+        interference,
+    } = prepare(req)?;
     if jobs.len() > max_jobs {
         return Err(format!(
             "the workload has {} jobs, past the {max_jobs} run here: use the playground's \
@@ -252,7 +294,7 @@ pub fn run_to_end(
             jobs.len()
         ));
     }
-    let config = config(req)?;
+    let config = config(req, interference)?;
     let mut results = Vec::new();
     for name in &req.policies {
         let outcome = schedulers::by_name(name, &config)
@@ -295,8 +337,9 @@ mod tests {
             gpu_memory: String::new(),
             mixed_rate: String::new(),
             sync_overhead_s: None,
+            throughputs: None,
         };
-        let (cluster, jobs, _) = prepare(&synthetic).unwrap();
+        let Prepared { cluster, jobs, .. } = prepare(&synthetic).unwrap();
         assert_eq!((cluster.total_gpus(), jobs.len()), (4, 10));
         let bad = SimRequest {
             workload: Workload::Trace {
@@ -321,7 +364,7 @@ mod tests {
             },
             ..synthetic.clone()
         };
-        let (_, jobs, notes) = prepare(&helios).unwrap();
+        let Prepared { jobs, notes, .. } = prepare(&helios).unwrap();
         assert_eq!(jobs.len(), 1);
         assert_eq!(
             notes,
@@ -352,8 +395,9 @@ mod tests {
             gpu_memory: "gpu=40".into(),
             mixed_rate: "sum".into(),
             sync_overhead_s: Some(5.0),
+            throughputs: None,
         };
-        let (cluster, jobs, _) = prepare(&req).unwrap();
+        let Prepared { cluster, jobs, .. } = prepare(&req).unwrap();
         assert_eq!((cluster.servers.len(), jobs.len()), (2, 50));
         assert!(jobs.iter().all(|j| j.resources.is_some()));
         let bad = SimRequest {
@@ -371,5 +415,92 @@ mod tests {
         };
         let err = prepare(&csv).unwrap_err();
         assert!(err.contains("and no model profile of that name"), "{err}");
+    }
+
+    /// Gavel's measured file, as a page uploads it: the jobs get its rates (ResNet-50 on one
+    /// V100 runs at the file's "null" figure, not the built-in table's), its co-located pairs
+    /// reach the engine (gavel-las-packed shares GPUs, and says so in its notes), and a broken
+    /// file is refused with its name in the message.
+    #[test]
+    fn a_throughputs_file_gives_measured_rates_and_space_sharing() {
+        let path = format!(
+            "{}/data/gavel/simulation_throughputs.json",
+            fairground_core::shared_data_dir()
+        );
+        let text = std::fs::read_to_string(&path).expect("Gavel's throughputs in ../shared");
+        let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let req = SimRequest {
+            cluster: "v100=2,p100=2,k80=2".into(),
+            workload: Workload::Trace {
+                name: "two.trace".into(),
+                // Gavel's columns: model, command, working directory, steps argument, needs
+                // data, total steps, scale factor, priority, SLO, arrival.
+                text: "ResNet-50 (batch size 64)\tpython3 main.py\timagenet\t-n\t1\t2000\t1\t1\t-1\t0\n"
+                    .into(),
+                second: None,
+            },
+            policies: vec!["gavel-las-packed".into()],
+            round_s: 360.0,
+            server_shape: "8,24,500".into(),
+            measure_ids: None,
+            gpu_memory: String::new(),
+            mixed_rate: String::new(),
+            sync_overhead_s: None,
+            throughputs: Some(NamedText {
+                name: "simulation_throughputs.json".into(),
+                text: text.clone(),
+            }),
+        };
+        let prepared = prepare(&req).unwrap();
+        let v100 = prepared
+            .cluster
+            .types
+            .iter()
+            .position(|t| t == "v100")
+            .unwrap();
+        let measured = file["v100"]["('ResNet-50 (batch size 64)', 1)"]["null"]
+            .as_f64()
+            .unwrap();
+        assert_eq!(prepared.jobs[0].rate[v100], measured);
+        assert!(prepared.interference.pairs() > 1000);
+
+        // Gavel's synthetic generator over the file: twelve single-GPU-heavy jobs on two GPUs
+        // of each type, so pairs are worth sharing.
+        let synthetic = SimRequest {
+            workload: Workload::Synthetic(SyntheticConfig {
+                jobs: 12,
+                jobs_per_hour: 60.0,
+                seed: 3,
+                tenants: 2,
+            }),
+            ..req.clone()
+        };
+        let results = run_to_end(&synthetic, 100).unwrap();
+        let result = results[0].as_ref().unwrap();
+        let note = result
+            .notes
+            .iter()
+            .find(|n| n.starts_with("space sharing:"))
+            .expect("a space-sharing note");
+        let shared: usize = note["space sharing: ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(shared > 0, "{note}");
+
+        let broken = SimRequest {
+            throughputs: Some(NamedText {
+                name: "mine.json".into(),
+                text: "{\"v100\": 3}".into(),
+            }),
+            ..req
+        };
+        let err = prepare(&broken).err().unwrap();
+        assert!(
+            err.starts_with("mine.json: ") && err.contains("'v100' is not an object"),
+            "{err}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 use super::{ChartFrame, Gantt, LineChart};
 use crate::components::line_chart::{cdf, downsample};
-use crate::sim_worker::{SimInput, SimOutput, SimRequest, SimulateReactor, Workload};
+use crate::sim_worker::{NamedText, SimInput, SimOutput, SimRequest, SimulateReactor, Workload};
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::GpuMemory;
 use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig};
@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 22] = [
+const POLICIES: [(&str, bool); 23] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
@@ -26,6 +26,7 @@ const POLICIES: [(&str, bool); 22] = [
     ("gavel-las-agnostic", false),
     ("gavel-min-makespan", false),
     ("gavel-hierarchical", false),
+    ("gavel-las-packed", false),
     ("oef-coop", true),
     ("oef-noncoop", false),
     ("synergy-proportional", false),
@@ -79,6 +80,9 @@ type TraceFile = (String, String);
 
 /// Largest trace accepted from a file (bytes).
 const MAX_TRACE: f64 = 1024.0 * 1024.0;
+
+/// Largest throughputs file accepted (bytes): Gavel's `simulation_throughputs.json` is 1.2 MB.
+const MAX_THROUGHPUTS: f64 = 4.0 * 1024.0 * 1024.0;
 
 /// Where a run is.
 #[derive(Debug, Clone, PartialEq)]
@@ -200,6 +204,8 @@ pub fn SimulateTab() -> Html {
     let sync_overhead = use_state(|| "10".to_string());
     // The uploaded trace's files (name, text): one, or PAI's two tables.
     let trace = use_state(|| None::<Vec<TraceFile>>);
+    // Gavel's measured throughputs (name, text), if uploaded.
+    let measured = use_state(|| None::<TraceFile>);
     let chosen = use_state(|| {
         POLICIES
             .iter()
@@ -213,6 +219,7 @@ pub fn SimulateTab() -> Html {
         cluster: None,
     });
     let reader = use_mut_ref(Vec::<gloo::file::callbacks::FileReader>::new);
+    let measured_reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
     let bridge = {
         let run = run.dispatcher();
         use_reactor_bridge::<SimulateReactor, _>(move |event| {
@@ -237,7 +244,7 @@ pub fn SimulateTab() -> Html {
             run.clone(),
             bridge.clone(),
         );
-        let gpu_memory = gpu_memory.clone();
+        let (gpu_memory, measured) = (gpu_memory.clone(), measured.clone());
         let (mixed_rate, sync_overhead) = (mixed_rate.clone(), sync_overhead.clone());
         let (generator, shape, split, multi_gpu, measure, order) = (
             generator.clone(),
@@ -313,6 +320,9 @@ pub fn SimulateTab() -> Html {
                                 *sync_overhead
                             ))?,
                     ),
+                    throughputs: (*measured)
+                        .clone()
+                        .map(|(name, text)| NamedText { name, text }),
                 };
                 Ok((request, parsed))
             })();
@@ -385,6 +395,37 @@ pub fn SimulateTab() -> Html {
             }
             *reader.borrow_mut() = tasks;
         })
+    };
+    let on_measured = {
+        let (measured, form_error) = (measured.clone(), form_error.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|list| list.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            if file.size() > MAX_THROUGHPUTS {
+                form_error.set(Some(format!(
+                    "{} is over the 4 MB limit for a throughputs file (Gavel's \
+                     simulation_throughputs.json is 1.2 MB)",
+                    file.name()
+                )));
+                return;
+            }
+            let name = file.name();
+            let (measured, form_error) = (measured.clone(), form_error.clone());
+            *measured_reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(
+                &gloo::file::File::from(file),
+                move |text| match text {
+                    Ok(text) => measured.set(Some((name, text))),
+                    Err(e) => form_error.set(Some(format!("{name}: {e}"))),
+                },
+            ));
+        })
+    };
+    let clear_measured = {
+        let measured = measured.clone();
+        Callback::from(move |_: MouseEvent| measured.set(None))
     };
     let clear_trace = {
         let trace = trace.clone();
@@ -486,6 +527,13 @@ pub fn SimulateTab() -> Html {
                 <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly, or PAI's two tables)" }
                     <input type="file" multiple=true accept=".trace,.csv,.tsv,.json,text/plain" onchange={on_trace} data-testid="sim-trace" />
                 </label>
+                if let Some((name, _)) = &*measured {
+                    <p data-testid="sim-throughputs-name">{ format!("Throughputs: {name} ") }<button type="button" onclick={clear_measured}>{ "use the built-in table" }</button></p>
+                } else {
+                    <label class="file-button" title="Gavel's simulation_throughputs.json: measured rates for every model and GPU count, and the co-located pairs gavel-las-packed shares GPUs by (default: six models' single-GPU figures)">{ "Measured throughputs (Gavel's simulation_throughputs.json)" }
+                        <input type="file" accept=".json,application/json" onchange={on_measured} data-testid="sim-throughputs" />
+                    </label>
+                }
                 { number_input("round (s)", "sim-round", &round) }
                 <fieldset class="sim-policies">
                     <legend>{ "Policies" }</legend>
