@@ -320,17 +320,12 @@ pub fn run_to_end(
 mod tests {
     use super::*;
 
-    #[test]
-    fn prepares_synthetic_and_trace_workloads_with_located_errors() {
-        let synthetic = SimRequest {
-            cluster: "v100=2,k80=2".into(),
-            workload: Workload::Synthetic(SyntheticConfig {
-                jobs: 10,
-                jobs_per_hour: 4.0,
-                seed: 1,
-                tenants: 2,
-            }),
-            policies: vec!["fifo".into()],
+    /// A request with the page's defaults for everything but these.
+    fn request(cluster: &str, workload: Workload, policy: &str) -> SimRequest {
+        SimRequest {
+            cluster: cluster.into(),
+            workload,
+            policies: vec![policy.into()],
             round_s: 360.0,
             server_shape: "8,24,500".into(),
             measure_ids: None,
@@ -338,7 +333,21 @@ mod tests {
             mixed_rate: String::new(),
             sync_overhead_s: None,
             throughputs: None,
-        };
+        }
+    }
+
+    #[test]
+    fn prepares_synthetic_and_trace_workloads_with_located_errors() {
+        let synthetic = request(
+            "v100=2,k80=2",
+            Workload::Synthetic(SyntheticConfig {
+                jobs: 10,
+                jobs_per_hour: 4.0,
+                seed: 1,
+                tenants: 2,
+            }),
+            "fifo",
+        );
         let Prepared { cluster, jobs, .. } = prepare(&synthetic).unwrap();
         assert_eq!((cluster.total_gpus(), jobs.len()), (4, 10));
         let bad = SimRequest {
@@ -430,26 +439,22 @@ mod tests {
         let text = std::fs::read_to_string(&path).expect("Gavel's throughputs in ../shared");
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();
         let req = SimRequest {
-            cluster: "v100=2,p100=2,k80=2".into(),
-            workload: Workload::Trace {
-                name: "two.trace".into(),
-                // Gavel's columns: model, command, working directory, steps argument, needs
-                // data, total steps, scale factor, priority, SLO, arrival.
-                text: "ResNet-50 (batch size 64)\tpython3 main.py\timagenet\t-n\t1\t2000\t1\t1\t-1\t0\n"
-                    .into(),
-                second: None,
-            },
-            policies: vec!["gavel-las-packed".into()],
-            round_s: 360.0,
-            server_shape: "8,24,500".into(),
-            measure_ids: None,
-            gpu_memory: String::new(),
-            mixed_rate: String::new(),
-            sync_overhead_s: None,
             throughputs: Some(NamedText {
                 name: "simulation_throughputs.json".into(),
-                text: text.clone(),
+                text,
             }),
+            ..request(
+                "v100=2,p100=2,k80=2",
+                Workload::Trace {
+                    name: "two.trace".into(),
+                    // Gavel's columns: model, command, working directory, steps argument, needs
+                    // data, total steps, scale factor, priority, SLO, arrival.
+                    text: "ResNet-50 (batch size 64)\tpython3 main.py\timagenet\t-n\t1\t2000\t1\t1\t-1\t0\n"
+                        .into(),
+                    second: None,
+                },
+                "gavel-las-packed",
+            )
         };
         let prepared = prepare(&req).unwrap();
         let v100 = prepared

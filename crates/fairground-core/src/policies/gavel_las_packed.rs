@@ -293,6 +293,23 @@ mod tests {
         assert!(packed.pairs[0][0] < 1e-9);
     }
 
+    /// The two-type case below: V100 x1, K80 x1, two single-GPU jobs and their pair.
+    fn two_types_case() -> (Instance, CoLocation) {
+        let inst = test_instance(
+            &[("v100", 1), ("k80", 1)],
+            &[
+                (&[4.0, 1.0], Some(1.0), None),
+                (&[2.0, 1.0], Some(1.0), None),
+            ],
+        );
+        let pair = CoLocation {
+            a: 0,
+            b: 1,
+            throughput: vec![(3.0, 1.5), (0.5, 0.5)],
+        };
+        (inst, pair)
+    }
+
     /// Two types, caps binding. V100 x1, K80 x1, single-GPU jobs; a runs 4 on a V100 and 1 on a
     /// K80, b 2 and 1; sharing the V100 they run 3 and 1.5, the K80 0.5 and 0.5.
     /// prop_a = (4 + 1) / 2 = 2.5, prop_b = (2 + 1) / 2 = 1.5.
@@ -306,18 +323,7 @@ mod tests {
     /// the level by 8/17 + 2/17 + 8/17 = 18/17. Without sharing the level is 1 (b half on each).
     #[test]
     fn hand_solved_two_types() {
-        let inst = test_instance(
-            &[("v100", 1), ("k80", 1)],
-            &[
-                (&[4.0, 1.0], Some(1.0), None),
-                (&[2.0, 1.0], Some(1.0), None),
-            ],
-        );
-        let pair = CoLocation {
-            a: 0,
-            b: 1,
-            throughput: vec![(3.0, 1.5), (0.5, 0.5)],
-        };
+        let (inst, pair) = two_types_case();
         let packed = max_min_packed(&inst, std::slice::from_ref(&pair)).unwrap();
         assert!(
             (packed.level - 18.0 / 17.0).abs() < 1e-9,
@@ -378,18 +384,7 @@ mod tests {
     /// as Gavel's ECOS answer is, and far below anything a check would see.
     #[test]
     fn interior_answer_reaches_the_hand_solved_level_and_leaves_crumbs() {
-        let inst = test_instance(
-            &[("v100", 1), ("k80", 1)],
-            &[
-                (&[4.0, 1.0], Some(1.0), None),
-                (&[2.0, 1.0], Some(1.0), None),
-            ],
-        );
-        let pair = CoLocation {
-            a: 0,
-            b: 1,
-            throughput: vec![(3.0, 1.5), (0.5, 0.5)],
-        };
+        let (inst, pair) = two_types_case();
         let packed = max_min_packed_interior(&inst, std::slice::from_ref(&pair)).unwrap();
         assert!(
             (packed.level - 18.0 / 17.0).abs() < 1e-6,
