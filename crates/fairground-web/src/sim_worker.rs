@@ -494,6 +494,20 @@ mod tests {
             .parse()
             .unwrap();
         assert!(shared > 0, "{note}");
+        // Without the file no pair is measured: nothing shares, and the notes say why.
+        let without = SimRequest {
+            throughputs: None,
+            ..synthetic
+        };
+        let result = run_to_end(&without, 100).unwrap().remove(0).unwrap();
+        assert!(result
+            .notes
+            .iter()
+            .any(|n| n.starts_with("space sharing: 0 of ")));
+        assert!(result
+            .notes
+            .iter()
+            .any(|n| n.starts_with("no co-located throughputs were loaded")));
 
         let broken = SimRequest {
             throughputs: Some(NamedText {

@@ -458,7 +458,8 @@ impl Scheduler for GavelPacked {
         if self.interference.pairs() == 0 {
             notes.push(
                 "no co-located throughputs were loaded (give Gavel's \
-                 simulation_throughputs.json with --throughputs), so no job shared a GPU"
+                 simulation_throughputs.json: --throughputs, or the Simulation tab's measured \
+                 throughputs), so no job shared a GPU"
                     .to_string(),
             );
         }
