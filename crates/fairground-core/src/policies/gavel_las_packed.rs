@@ -95,10 +95,10 @@ fn checked_caps(inst: &Instance, pairs: &[CoLocation]) -> Result<Vec<f64>, Polic
 /// interior point (clarabel at ECOS's tolerances, [`super::interior`]), with Gavel's variables,
 /// every pair on every type. Its answer is near the centre of the max-min optima, not a vertex,
 /// and it leaves every pair a crumb (about 1e-9) of time, which Gavel's round mechanism ranks
-/// above none. The simulator's `gavel-las-packed` uses it: average JCT within 2.4% of Gavel's
+/// above none. The simulator's `gavel-las-packed` uses it: average JCT within 0.2% of Gavel's
 /// own on its sample traces (12+12+12 GPUs), where the vertex program's choice was -3.8% to
-/// +1.9%, and 5x faster (BENCHMARKS.md, "Space sharing"). Values are kept to 8 significant
-/// digits, as every interior answer here.
+/// +1.9%, and the run about 7x faster (BENCHMARKS.md, "Space sharing"). Values are kept to 8
+/// significant digits, as every interior answer here.
 pub fn max_min_packed_interior(
     inst: &Instance,
     pairs: &[CoLocation],
