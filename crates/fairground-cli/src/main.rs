@@ -246,6 +246,7 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
     if let Some(market) = &r.market {
         print_market(inst, market);
     }
+    print_shared(inst, &r.shared);
     let p = &r.properties;
     let name = |i: usize| inst.tenant_names[i].as_str();
     out!(
@@ -255,6 +256,13 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
         name(p.sharing_incentive.worst_tenant)
     );
     match p.envy_freeness.pair {
+        _ if p.envy_freeness.holds.is_none() => out!(
+            "envy-freeness: not defined ({})",
+            p.envy_freeness
+                .undecided
+                .as_deref()
+                .unwrap_or("no reason given")
+        ),
         Some((i, k)) => out!(
             "envy-freeness: NO ({} envies {} by {:.6})",
             name(i),
@@ -365,6 +373,50 @@ fn print_market(inst: &Instance, market: &policies::Market) {
     }
 }
 
+/// The GPUs co-located pairs hold together (gavel-las-packed), one row per pair that shares.
+fn print_shared(inst: &Instance, shared: &[Vec<f64>]) {
+    let sharing: Vec<(usize, &Vec<f64>)> = shared
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| h.iter().any(|&g| g > 1e-9))
+        .collect();
+    if sharing.is_empty() {
+        if !inst.co_located.is_empty() && !shared.is_empty() {
+            out!("shared GPUs: none (no pair is better off sharing)");
+        }
+        return;
+    }
+    out!("shared GPUs (held by both tenants of a pair at once; utility above counts them):");
+    let names: Vec<String> = sharing
+        .iter()
+        .map(|&(p, _)| {
+            let pair = &inst.co_located[p];
+            format!(
+                "{} + {}",
+                inst.tenant_names[pair.a], inst.tenant_names[pair.b]
+            )
+        })
+        .collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    out_part!("{:<width$}", "pair");
+    for t in &inst.type_names {
+        out_part!(" {t:>9}");
+    }
+    out!("");
+    for (name, (_, h)) in names.iter().zip(&sharing) {
+        out_part!("{name:<width$}");
+        for g in h.iter() {
+            out_part!(" {g:>9.4}");
+        }
+        out!("");
+    }
+}
+
 fn print_comparison(reports: &[PolicyReport]) {
     out!(
         "{:<22} {:>11} {:>11} {:>9} {:>11} {:>6} {:>4} {:>4} {:>4}",
@@ -389,7 +441,7 @@ fn print_comparison(reports: &[PolicyReport]) {
             p.sharing_incentive.worst_ratio,
             p.envy_freeness.worst_envy.max(0.0),
             yes_no(p.sharing_incentive.holds),
-            yes_no(p.envy_freeness.holds),
+            p.envy_freeness.holds.map_or("?", yes_no),
             p.pareto_efficiency.holds.map_or("?", yes_no)
         );
     }

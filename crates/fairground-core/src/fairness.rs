@@ -141,9 +141,14 @@ pub fn envies(inst: &Instance, alloc: &Allocation, i: usize, k: usize) -> bool {
 
 /// How far i falls short of its sharing-incentive target, relative to it (<= 0 when met).
 pub fn relative_shortfall(inst: &Instance, alloc: &Allocation, i: usize) -> f64 {
+    shortfall_of_utility(inst, i, inst.utility(i, &alloc.gpus[i]))
+}
+
+/// [`relative_shortfall`] for a utility u_i given whole (GPUs shared with a partner counted).
+pub fn shortfall_of_utility(inst: &Instance, i: usize, utility: f64) -> f64 {
     let target = si_target(inst, i);
     if target > 0.0 {
-        (target - inst.utility(i, &alloc.gpus[i])) / target
+        (target - utility) / target
     } else {
         0.0
     }

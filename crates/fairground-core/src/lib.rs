@@ -5,6 +5,7 @@
 //! instance into an [`Allocation`] g_ij (time-averaged GPUs of type j held by tenant i).
 
 pub mod allocation;
+pub mod co_location;
 pub mod entities;
 pub mod fairness;
 pub mod frontier;
@@ -18,6 +19,7 @@ pub mod report;
 pub mod scenario;
 
 pub use allocation::Allocation;
+pub use co_location::{CoLocated, CoLocation};
 pub use entities::{Entity, EntityTree, Within};
 pub use metrics::{EnvyMatrix, Metrics};
 pub use policies::{Policy, PolicyError, Solution};

@@ -1,7 +1,7 @@
 //! Metrics of any allocation, whatever produced it.
 
 use crate::fairness;
-use crate::{Allocation, Instance};
+use crate::{Allocation, Instance, Solution};
 use serde::{Deserialize, Serialize};
 
 /// envy[i][k] = u_i(g_k)/w_k - u_i(g_i)/w_i: how much more i values k's bundle than its own,
@@ -85,6 +85,32 @@ pub struct Metrics {
 }
 
 impl Metrics {
+    /// The metrics of a policy's answer: utilities and utilisation count the GPUs pairs share
+    /// ([`Solution::shared`]); the envy matrix compares the GPUs held alone.
+    pub fn of_solution(inst: &Instance, sol: &Solution) -> Self {
+        let mut metrics = Metrics::of(inst, &sol.allocation);
+        if sol.shared.is_empty() {
+            return metrics;
+        }
+        metrics.utility = sol.utilities(inst);
+        metrics.si_ratio = metrics
+            .utility
+            .iter()
+            .zip(&metrics.si_target)
+            .map(|(u, t)| u / t)
+            .collect();
+        metrics.efficiency = metrics.utility.iter().sum();
+        metrics.jain = jain_index(&metrics.si_ratio);
+        for h in &sol.shared {
+            for (j, (share, n)) in metrics.utilisation.iter_mut().zip(&inst.count).enumerate() {
+                if *n > 0.0 {
+                    *share += h[j] / n;
+                }
+            }
+        }
+        metrics
+    }
+
     pub fn of(inst: &Instance, alloc: &Allocation) -> Self {
         let utility = alloc.utilities(inst);
         let si_target: Vec<f64> = (0..inst.tenants())

@@ -55,6 +55,7 @@ pub fn gavel_measured() -> Preset {
             tenants,
             normalization: Normalization::Slowest,
             entities: Vec::new(),
+            co_located: Vec::new(),
         },
     }
 }
@@ -102,6 +103,7 @@ pub fn random_scenario(tenants: usize, types: usize, seed: u64, jobs: bool) -> S
         tenants,
         normalization: Normalization::Slowest,
         entities: Vec::new(),
+        co_located: Vec::new(),
     }
 }
 
@@ -142,6 +144,7 @@ pub fn textbook_two_by_two() -> Preset {
         ],
         normalization: Normalization::Slowest,
         entities: Vec::new(),
+        co_located: Vec::new(),
     };
     Preset {
         id: "textbook-2x2",

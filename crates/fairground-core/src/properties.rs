@@ -2,10 +2,11 @@
 //! allocation, and a strategy-proofness probe of any policy. Each failed check carries a witness
 //! (who envies whom, a dominating allocation, a profitable lie) as data the UI can show.
 
+use crate::co_location::shares_any;
 use crate::fairness;
 use crate::lp::Lp;
 use crate::metrics::Metrics;
-use crate::policies::{AllocationLp, Policy};
+use crate::policies::{AllocationLp, Policy, Solution};
 use crate::{Allocation, Instance, Scenario};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -25,7 +26,10 @@ pub struct SiCheck {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EfCheck {
-    pub holds: bool,
+    /// `None` when envy-freeness is not defined for the allocation (see `undecided`).
+    pub holds: Option<bool>,
+    /// Why there is no verdict: GPUs shared by two tenants are no bundle another could take.
+    pub undecided: Option<String>,
     /// u_i(g_k)/w_k - u_i(g_i)/w_i for the constrained pair with the largest envy relative to
     /// the values compared (<= 0, or within the tolerance, when EF).
     pub worst_envy: f64,
@@ -87,12 +91,48 @@ pub fn check_with(inst: &Instance, alloc: &Allocation, metrics: &Metrics) -> Pro
             worst_tenant,
         },
         envy_freeness: EfCheck {
-            holds: envy_free,
+            holds: Some(envy_free),
+            undecided: None,
             worst_envy: worst.map_or(0.0, |(i, k, _)| metrics.envy.envy[i][k]),
             pair: worst.filter(|_| !envy_free).map(|(i, k, _)| (i, k)),
         },
         pareto_efficiency: pareto(inst, alloc, metrics.efficiency),
     }
+}
+
+/// SI, EF and PE of a policy's answer, GPUs shared by co-located pairs included (`metrics` from
+/// [`Metrics::of_solution`]). SI compares each tenant's utility, shared GPUs counted, with its
+/// equal split. EF has no verdict when a pair shares GPUs: a shared GPU's worth to a tenant
+/// depends on its partner, so "i prefers k's bundle" has no meaning there. PE has none when the
+/// scenario lists pairs: the Pareto test searches allocations without sharing only, and one
+/// with sharing might dominate.
+pub fn check_solution(inst: &Instance, sol: &Solution, metrics: &Metrics) -> PropertyReport {
+    let mut report = check_with(inst, &sol.allocation, metrics);
+    if !sol.shared.is_empty() {
+        report.sharing_incentive.holds = (0..inst.tenants())
+            .all(|i| fairness::shortfall_of_utility(inst, i, metrics.utility[i]) <= TOLERANCE);
+    }
+    if !inst.co_located.is_empty() {
+        report.pareto_efficiency = undecided(
+            inst,
+            "the scenario lists co-located pairs, and the Pareto test does not search \
+             allocations that share GPUs"
+                .into(),
+        );
+    }
+    if shares_any(inst, &sol.shared) {
+        report.envy_freeness = EfCheck {
+            holds: None,
+            undecided: Some(
+                "two tenants share GPUs: what a shared GPU is worth depends on the partner, \
+                 so no tenant can take another's bundle"
+                    .into(),
+            ),
+            worst_envy: f64::NAN,
+            pair: None,
+        };
+    }
+    report
 }
 
 /// The Pareto test as one LP:
@@ -243,7 +283,7 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
     let mut best_per_tenant = Vec::with_capacity(inst.tenants());
     for i in 0..inst.tenants() {
         let truth = &scenario.tenants[i].throughput;
-        let honest = inst.utility(i, &truthful.allocation.gpus[i]);
+        let honest = truthful.utilities(&inst)[i];
         let mut candidates: Vec<Vec<f64>> = Vec::new();
         for j in 0..truth.len() {
             for &f in &config.grid {
@@ -271,8 +311,8 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
                 continue;
             };
             tried += 1;
-            // Judged by the TRUE speedups of tenant i.
-            let gained = inst.utility(i, &sol.allocation.gpus[i]);
+            // Judged by the TRUE speedups of tenant i (its shared GPUs' too).
+            let gained = sol.utilities(&inst)[i];
             let gain = gained - honest;
             if gain > TOLERANCE * honest.abs().max(1e-12)
                 && best.as_ref().is_none_or(|b| gain > b.gain)

@@ -25,6 +25,10 @@ pub struct PolicyReport {
     // Always written (null when absent): the playground's worker codec (bincode) cannot skip fields.
     #[serde(default)]
     pub market: Option<Market>,
+    /// shared[p][j]: GPUs of type j the scenario's co_located pair p holds together
+    /// (gavel-las-packed); empty when nobody shares. `utility` and `metrics` count them.
+    #[serde(default)]
+    pub shared: Vec<Vec<f64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -45,8 +49,8 @@ pub fn run(
     sp: Option<&SpProbeConfig>,
 ) -> Result<PolicyReport, PolicyError> {
     let solution = policy.solve(inst)?;
-    let metrics = Metrics::of(inst, &solution.allocation);
-    let checks = properties::check_with(inst, &solution.allocation, &metrics);
+    let metrics = Metrics::of_solution(inst, &solution);
+    let checks = properties::check_solution(inst, &solution, &metrics);
     let probe = sp.map(|config| properties::sp_probe(scenario, policy, config));
     Ok(PolicyReport {
         policy: policy.name().to_string(),
@@ -57,6 +61,7 @@ pub fn run(
         utility: metrics.utility.clone(),
         allocation: solution.allocation,
         market: solution.market,
+        shared: solution.shared,
         metrics,
         properties: Properties {
             sharing_incentive: checks.sharing_incentive,

@@ -3,6 +3,7 @@
 //! Validation never stops at the first problem: it returns every one, each located by a path such
 //! as `tenants[3].throughput[1]`, so an editor can mark every bad cell at once.
 
+use crate::co_location::{self, CoLocated, CoLocation};
 use crate::entities::{Entity, EntityTree};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -27,6 +28,10 @@ pub struct Scenario {
     /// default, and then every policy sees tenants only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entities: Vec<Entity>,
+    /// Pairs of tenants that can share GPUs, with their co-located throughputs
+    /// ([`crate::co_location`]); only `gavel-las-packed` uses them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub co_located: Vec<CoLocated>,
 }
 
 fn current_version() -> u32 {
@@ -186,8 +191,9 @@ impl Scenario {
         self.check_tenants(&mut problems);
         let reference = self.check_normalization(&mut problems);
         let tree = crate::entities::check(self, &mut problems);
+        let pairs = co_location::check(self, &mut problems);
         match tree {
-            Some(tree) if problems.is_empty() => Ok(self.build_instance(reference, tree)),
+            Some(tree) if problems.is_empty() => Ok(self.build_instance(reference, tree, pairs)),
             _ => Err(problems),
         }
     }
@@ -308,7 +314,12 @@ impl Scenario {
         Some(j)
     }
 
-    fn build_instance(&self, reference: Option<usize>, entities: EntityTree) -> Instance {
+    fn build_instance(
+        &self,
+        reference: Option<usize>,
+        entities: EntityTree,
+        co_located: Vec<CoLocation>,
+    ) -> Instance {
         let speedup = self
             .tenants
             .iter()
@@ -334,6 +345,7 @@ impl Scenario {
             cap: self.tenants.iter().map(|t| t.max_gpus).collect(),
             work: self.tenants.iter().map(|t| t.work.unwrap_or(1.0)).collect(),
             entities,
+            co_located,
         }
     }
 }
@@ -374,6 +386,8 @@ pub struct Instance {
     pub work: Vec<f64>,
     /// The entity tree (empty when the scenario has no entities).
     pub entities: EntityTree,
+    /// Pairs that can share GPUs (empty when the scenario lists none).
+    pub co_located: Vec<CoLocation>,
 }
 
 impl Instance {
@@ -404,7 +418,29 @@ impl Instance {
         out.cap.remove(i);
         out.work.remove(i);
         out.entities = self.entities.without_tenant(i);
+        out.co_located = self
+            .co_located
+            .iter()
+            .filter(|p| p.a != i && p.b != i)
+            .map(|p| {
+                let down = |k: usize| if k > i { k - 1 } else { k };
+                CoLocation {
+                    a: down(p.a),
+                    b: down(p.b),
+                    throughput: p.throughput.clone(),
+                }
+            })
+            .collect();
         out
+    }
+
+    /// T_i,ref: the throughput tenant i's utilities are measured in (1 for raw normalisation).
+    pub fn reference_throughput(&self, i: usize) -> f64 {
+        self.throughput[i]
+            .iter()
+            .zip(&self.speedup[i])
+            .find(|(&t, &s)| t > 0.0 && s > 0.0)
+            .map_or(1.0, |(t, s)| t / s)
     }
 
     /// e_i: tenant i's weighted equal split of every type, e_ij = n_j w_i / sum_k w_k, scaled
@@ -555,6 +591,7 @@ mod tests {
     fn every_problem_is_reported_with_its_location() {
         let s = Scenario {
             entities: Vec::new(),
+            co_located: Vec::new(),
             version: 1,
             gpu_types: vec![
                 GpuType {

@@ -408,7 +408,10 @@ fn judge(sc: &Scenario, m: &Model, r: &PolicyReport) -> Result<(), String> {
         .filter(|&(i, k)| m.required(i, k))
         .map(|(i, k)| m.relative_envy(g, i, k))
         .fold(f64::NEG_INFINITY, f64::max);
-    let ef = r.properties.envy_freeness.holds;
+    // No scenario here lists co-located pairs, so EF always has a verdict.
+    let Some(ef) = r.properties.envy_freeness.holds else {
+        return Err(format!("{name}: EF shown without a verdict"));
+    };
     if (worst_envy > TOL * BAND && ef) || (worst_envy < TOL / BAND && !ef) {
         return Err(format!(
             "{name}: EF shown as {ef} at worst envy {worst_envy:e}"

@@ -34,6 +34,7 @@ fn fresh(throughput: &[Vec<f64>], job_gpus: &[f64], members: &[usize]) -> f64 {
         tenants,
         normalization: Normalization::Slowest,
         entities: Vec::new(),
+        co_located: Vec::new(),
     };
     GavelLas
         .solve(&scenario.instance().unwrap())

@@ -150,6 +150,7 @@ proptest! {
             }).collect(),
             normalization: Normalization::from(normalization.to_string()),
             entities: Vec::new(),
+            co_located: Vec::new(),
         };
         if let Ok(inst) = s.instance() {
             for policy in policies::all() {

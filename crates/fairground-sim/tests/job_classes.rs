@@ -19,6 +19,7 @@ fn scenario(tenants: Vec<Tenant>) -> Scenario {
         tenants,
         normalization: Normalization::Slowest,
         entities: Vec::new(),
+        co_located: Vec::new(),
     }
 }
 

@@ -1,6 +1,6 @@
 use crate::components::{
     AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, FrontierChart,
-    MarketPanel, Scatter, SimulateTab, UtilityChart,
+    MarketPanel, Scatter, SharedPanel, SimulateTab, UtilityChart,
 };
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
@@ -451,15 +451,21 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
             if let Some(market) = r.market.clone() {
                 <MarketPanel {market} gpu_types={r.gpu_types.clone()} tenants={r.tenants.clone()} />
             }
-            <ChartFrame title="GPUs held per tenant, by type" file={format!("allocation-{}", r.policy)} export=true>
+            if !r.shared.is_empty() {
+                <SharedPanel instance={instance.clone()} shared={r.shared.clone()} />
+            }
+            <ChartFrame title={if r.shared.is_empty() { "GPUs held per tenant, by type" } else { "GPUs held alone per tenant, by type" }} file={format!("allocation-{}", r.policy)} export=true>
                 <AllocationChart instance={instance} allocation={Rc::new(r.allocation.clone())} />
             </ChartFrame>
             <ChartFrame title="Utility against the sharing-incentive line" file={format!("utility-{}", r.policy)} export=true>
                 <UtilityChart tenants={r.tenants.clone()} utility={r.utility.clone()} si_target={r.metrics.si_target.clone()} />
             </ChartFrame>
-            <ChartFrame title="Envy per unit of weight: row envies column (vermillion envy, blue none, grey not constrained)" file={format!("envy-{}", r.policy)} export=true>
-                <EnvyHeatmap tenants={r.tenants.clone()} envy={r.metrics.envy.clone()} />
-            </ChartFrame>
+            // Envy between bundles with shared GPUs is not defined (the EF badge says why).
+            if r.properties.envy_freeness.holds.is_some() {
+                <ChartFrame title="Envy per unit of weight: row envies column (vermillion envy, blue none, grey not constrained)" file={format!("envy-{}", r.policy)} export=true>
+                    <EnvyHeatmap tenants={r.tenants.clone()} envy={r.metrics.envy.clone()} />
+                </ChartFrame>
+            }
         </>
     }
 }

@@ -3,7 +3,9 @@
 //! parsed from it, with every problem located by the same paths the engine uses.
 
 use crate::paste::parse_number;
-use fairground_core::{Entity, GpuType, Normalization, Problem, Scenario, Tenant, Within};
+use fairground_core::{
+    CoLocated, Entity, GpuType, Normalization, Problem, Scenario, Tenant, Within,
+};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,6 +49,11 @@ pub struct Draft {
     /// (Drafts saved before entities existed read as none.)
     #[serde(default)]
     pub entities: Vec<DraftEntity>,
+    /// Pairs that can share GPUs (gavel-las-packed), as imported: not edited cell by cell, but
+    /// kept in step with the table (a tenant renamed or removed, a type added, moved or
+    /// removed). (Drafts saved before they existed read as none.)
+    #[serde(default)]
+    pub co_located: Vec<CoLocated>,
 }
 
 /// One editable cell.
@@ -123,6 +130,7 @@ impl Draft {
                     parent: e.parent.clone().unwrap_or_default(),
                 })
                 .collect(),
+            co_located: s.co_located.clone(),
         }
     }
 
@@ -225,6 +233,7 @@ impl Draft {
                 tenants,
                 normalization: Normalization::from(self.normalization.clone()),
                 entities,
+                co_located: self.co_located.clone(),
             })
         } else {
             Err(problems)
@@ -254,6 +263,21 @@ impl Draft {
 
     /// Sets one cell's text; a cell outside the table is ignored.
     pub fn set(&mut self, cell: Cell, text: &str) {
+        if let Cell::TenantName(i) = cell {
+            // The pairs follow a renamed tenant.
+            if let Some(old) = self.tenants.get(i).map(|t| t.name.trim().to_string()) {
+                let new = text.trim();
+                for name in self
+                    .co_located
+                    .iter_mut()
+                    .flat_map(|p| p.tenants.iter_mut())
+                {
+                    if *name == old {
+                        *name = new.to_string();
+                    }
+                }
+            }
+        }
         let slot = match cell {
             Cell::TypeName(j) => self.types.get_mut(j).map(|t| &mut t.name),
             Cell::TypeCount(j) => self.types.get_mut(j).map(|t| &mut t.count),
@@ -291,6 +315,10 @@ impl Draft {
         for t in &mut self.tenants {
             t.throughput.push("1".into());
         }
+        // No pair shares the new type until someone measures it.
+        for p in &mut self.co_located {
+            p.throughput.push([0.0, 0.0]);
+        }
     }
 
     pub fn remove_type(&mut self, j: usize) {
@@ -299,6 +327,11 @@ impl Draft {
             for t in &mut self.tenants {
                 if j < t.throughput.len() {
                     t.throughput.remove(j);
+                }
+            }
+            for p in &mut self.co_located {
+                if j < p.throughput.len() {
+                    p.throughput.remove(j);
                 }
             }
         }
@@ -314,6 +347,11 @@ impl Draft {
             for t in &mut self.tenants {
                 if j < t.throughput.len() && k < t.throughput.len() {
                     t.throughput.swap(j, k);
+                }
+            }
+            for p in &mut self.co_located {
+                if j < p.throughput.len() && k < p.throughput.len() {
+                    p.throughput.swap(j, k);
                 }
             }
         }
@@ -356,9 +394,12 @@ impl Draft {
         }
     }
 
+    /// Removes tenant i, and the pairs it was in (they cannot share without it).
     pub fn remove_tenant(&mut self, i: usize) {
         if i < self.tenants.len() {
-            self.tenants.remove(i);
+            let gone = self.tenants.remove(i).name.trim().to_string();
+            self.co_located
+                .retain(|p| p.tenants.iter().all(|name| *name != gone));
         }
     }
 
@@ -487,5 +528,37 @@ mod tests {
         let old = r#"{"types": [], "tenants": [], "normalization": "slowest"}"#;
         let d: Draft = serde_json::from_str(old).unwrap();
         assert!(d.entities.is_empty());
+        assert!(d.co_located.is_empty());
+    }
+
+    /// Co-located pairs are not cells, but the table's edits carry them along: a rename, a
+    /// type added, moved or removed, a tenant removed. The scenario stays valid throughout.
+    #[test]
+    fn co_located_pairs_follow_the_table() {
+        let s = Scenario::from_json(
+            r#"{"gpu_types": [{"name": "v100", "count": 1}, {"name": "k80", "count": 1}],
+                "tenants": [{"name": "a", "throughput": [4, 1], "max_gpus": 1},
+                            {"name": "b", "throughput": [2, 1], "max_gpus": 1},
+                            {"name": "c", "throughput": [2, 2], "max_gpus": 1}],
+                "co_located": [{"tenants": ["a", "b"], "throughput": [[3, 1.5], [0.5, 0.5]]},
+                               {"tenants": ["c", "b"], "throughput": [[1, 1], [1, 1]]}]}"#,
+        )
+        .unwrap();
+        let mut d = Draft::from_scenario(&s);
+        assert_eq!(d.to_scenario().unwrap(), s);
+        let valid = |d: &Draft| d.to_scenario().unwrap().instance().map(|_| ());
+        d.set(Cell::TenantName(0), "alpha");
+        assert_eq!(d.co_located[0].tenants, ["alpha".to_string(), "b".into()]);
+        d.add_type();
+        assert_eq!(d.co_located[0].throughput[2], [0.0, 0.0]);
+        d.move_type(0, 1);
+        assert_eq!(d.co_located[0].throughput[1], [3.0, 1.5]);
+        d.remove_type(2);
+        d.remove_type(1);
+        assert_eq!(d.co_located[0].throughput, vec![[0.5, 0.5]]);
+        assert_eq!(valid(&d), Ok(()));
+        d.remove_tenant(2);
+        assert_eq!(d.co_located.len(), 1);
+        assert_eq!(valid(&d), Ok(()));
     }
 }

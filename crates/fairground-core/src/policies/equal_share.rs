@@ -26,6 +26,7 @@ impl Policy for EqualShare {
             allocation,
             objective,
             market: None,
+            shared: Vec::new(),
         })
     }
 }

@@ -68,6 +68,7 @@ impl Policy for GavelFifo {
             allocation: Allocation { gpus },
             objective: served as f64,
             market: None,
+            shared: Vec::new(),
         })
     }
 }

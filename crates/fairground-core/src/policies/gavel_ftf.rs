@@ -164,6 +164,7 @@ pub fn finish_time_fairness(
             allocation,
             objective: 1.0 / lambda,
             market: None,
+            shared: Vec::new(),
         },
         iso,
     ))
@@ -244,6 +245,7 @@ pub fn finish_time_fairness_interior(
             allocation: allocation_of(inst, &x),
             objective: 1.0 / x[rho],
             market: None,
+            shared: Vec::new(),
         },
         iso,
     ))

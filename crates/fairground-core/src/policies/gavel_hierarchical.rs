@@ -39,6 +39,7 @@ impl Policy for GavelHierarchical {
             objective,
             allocation: filled.allocation,
             market: None,
+            shared: Vec::new(),
         })
     }
 }

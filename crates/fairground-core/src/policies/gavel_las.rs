@@ -52,6 +52,7 @@ pub(super) fn max_min_solution(
         objective: sol.value(z),
         allocation: m.read(&sol),
         market: None,
+        shared: Vec::new(),
     })
 }
 

@@ -19,18 +19,42 @@
 
 use super::gavel::proportional_throughput;
 use super::interior::{allocation_of, significant, ConeProgram};
-use super::PolicyError;
+use super::{Policy, PolicyError, PolicyInfo, Solution};
+pub use crate::co_location::CoLocation;
 use crate::lp::{Lp, Var};
 use crate::{Allocation, Instance};
 
-/// Two tenants (jobs) of one scale factor on the same GPUs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CoLocation {
-    pub a: usize,
-    pub b: usize,
-    /// Per GPU type: (a's, b's) throughput per GPU while they share, in the units of
-    /// `Instance::throughput`; (0, 0) where they cannot share.
-    pub throughput: Vec<(f64, f64)>,
+/// The allocation policy: the program above over the scenario's `co_located` pairs, solved by
+/// [`max_min_packed`] (the canonical optimum: the max-min level, then the most total
+/// normalised throughput). GPUs held alone are the allocation, each pair's GPUs
+/// [`Solution::shared`]; its objective is the level. Without pairs it is Gavel's max-min
+/// fairness (`gavel-las`'s program, with this tie-break).
+pub struct GavelLasPacked;
+
+/// The name and the one-line summary the CLI and the playground show.
+pub const INFO: PolicyInfo = PolicyInfo {
+    name: "gavel-las-packed",
+    summary: "Gavel: max-min fairness with space sharing (co-located pairs share GPUs)",
+};
+
+impl Policy for GavelLasPacked {
+    fn info(&self) -> PolicyInfo {
+        INFO
+    }
+
+    fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
+        let packed = max_min_packed(inst, &inst.co_located)?;
+        Ok(Solution {
+            allocation: packed.alone,
+            objective: packed.level,
+            market: None,
+            shared: if inst.co_located.is_empty() {
+                Vec::new()
+            } else {
+                packed.pairs
+            },
+        })
+    }
 }
 
 /// The packed optimum: GPUs held alone, GPUs each pair holds, and the max-min level.
@@ -43,8 +67,9 @@ pub struct PackedAllocation {
     pub level: f64,
 }
 
-/// Solves the program above. Every tenant must have a cap (its scale factor), and a pair's two
-/// tenants equal caps; pairs naming a missing tenant or a tenant twice are refused.
+/// Solves the program above. A pair's two tenants need equal caps (their scale factor); a
+/// tenant without a cap has no time row (it may hold any number of GPUs). Pairs naming a
+/// missing tenant or a tenant twice are refused.
 ///
 /// The max-min optimum is rarely unique: only the lowest tenants are pinned, and the others can
 /// be given time alone or in pairs in many ways. Gavel takes whatever its interior-point
@@ -56,24 +81,30 @@ pub fn max_min_packed(
     inst: &Instance,
     pairs: &[CoLocation],
 ) -> Result<PackedAllocation, PolicyError> {
-    let cap = checked_caps(inst, pairs)?;
-    let first = program(inst, pairs, &cap, None)?;
-    program(inst, pairs, &cap, Some(first.level))
+    check_pairs(inst, pairs)?;
+    let first = program(inst, pairs, None)?;
+    program(inst, pairs, Some(first.level))
 }
 
-/// Every tenant's cap (its scale factor), once the pairs are checked: each names two different
-/// tenants of equal caps and gives a throughput pair per type.
+/// Every tenant's cap (its scale factor), for the interior program, which needs one for each.
 fn checked_caps(inst: &Instance, pairs: &[CoLocation]) -> Result<Vec<f64>, PolicyError> {
+    check_pairs(inst, pairs)?;
+    (0..inst.tenants())
+        .map(|i| {
+            inst.cap[i].ok_or_else(|| {
+                PolicyError::Infeasible(format!(
+                    "space sharing: tenant {} needs max_gpus (its scale factor)",
+                    inst.tenant_names[i]
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Each pair names two different tenants, of equal caps, and gives a throughput pair per type.
+fn check_pairs(inst: &Instance, pairs: &[CoLocation]) -> Result<(), PolicyError> {
     let (tenants, types) = (inst.tenants(), inst.types());
-    let mut cap = Vec::with_capacity(tenants);
-    for i in 0..tenants {
-        cap.push(inst.cap[i].ok_or_else(|| {
-            PolicyError::Infeasible(format!(
-                "space sharing: tenant {} needs max_gpus (its scale factor)",
-                inst.tenant_names[i]
-            ))
-        })?);
-    }
+    let cap = &inst.cap;
     for (k, p) in pairs.iter().enumerate() {
         if p.a >= tenants || p.b >= tenants || p.a == p.b || p.throughput.len() != types {
             return Err(PolicyError::Infeasible(format!(
@@ -81,14 +112,14 @@ fn checked_caps(inst: &Instance, pairs: &[CoLocation]) -> Result<Vec<f64>, Polic
                  throughput pair per GPU type"
             )));
         }
-        if cap[p.a] != cap[p.b] {
+        if cap[p.a].is_none() || cap[p.a] != cap[p.b] {
             return Err(PolicyError::Infeasible(format!(
                 "space sharing: {} and {} hold different numbers of GPUs and cannot share",
                 inst.tenant_names[p.a], inst.tenant_names[p.b]
             )));
         }
     }
-    Ok(cap)
+    Ok(())
 }
 
 /// The same program as [`max_min_packed`] solved as Gavel's simulator solves it: once, by an
@@ -170,14 +201,25 @@ fn normalising_scale(inst: &Instance, i: usize) -> Result<f64, PolicyError> {
 fn program(
     inst: &Instance,
     pairs: &[CoLocation],
-    cap: &[f64],
     at_level: Option<f64>,
 ) -> Result<PackedAllocation, PolicyError> {
     let (tenants, types) = (inst.tenants(), inst.types());
     let mut lp = Lp::maximize();
-    // Measured in the GPUs a job holds, so the solver's tolerance is relative to that.
+    // Measured in the GPUs a job holds (or, uncapped, its equal split), so the solver's
+    // tolerance is relative to that.
+    let total_weight: f64 = inst.weight.iter().sum();
+    let size: Vec<f64> = (0..tenants)
+        .map(|i| {
+            inst.cap[i].unwrap_or_else(|| {
+                inst.equal_split_with(i, total_weight)
+                    .iter()
+                    .sum::<f64>()
+                    .max(f64::MIN_POSITIVE)
+            })
+        })
+        .collect();
     let g: Vec<Vec<Var>> = (0..tenants)
-        .map(|i| (0..types).map(|_| lp.var_scaled(0.0, cap[i])).collect())
+        .map(|i| (0..types).map(|_| lp.var_scaled(0.0, size[i])).collect())
         .collect();
     // A pair gets a variable only on the types where both its jobs run: elsewhere its time
     // would take GPUs and give nothing, so some optimum leaves it at 0 (and most measured
@@ -187,7 +229,7 @@ fn program(
         .map(|p| {
             p.throughput
                 .iter()
-                .map(|&(ta, tb)| (ta > 0.0 && tb > 0.0).then(|| lp.var_scaled(0.0, cap[p.a])))
+                .map(|&(ta, tb)| (ta > 0.0 && tb > 0.0).then(|| lp.var_scaled(0.0, size[p.a])))
                 .collect()
         })
         .collect();
@@ -213,8 +255,10 @@ fn program(
             .chain(h.iter().filter_map(|hp| hp[j]).map(|v| (v, 1.0)));
         lp.le(row, inst.count[j]);
     }
-    for (row, &cap) in terms.iter().zip(cap) {
-        lp.le(row.iter().map(|&(v, _)| (v, 1.0)), cap);
+    for (row, cap) in terms.iter().zip(&inst.cap) {
+        if let Some(cap) = *cap {
+            lp.le(row.iter().map(|&(v, _)| (v, 1.0)), cap);
+        }
     }
     // Normalised throughputs are near 1 at an equal share, so z is measured in units of 1.
     let z = lp.var_scaled(if at_level.is_none() { 1.0 } else { 0.0 }, 1.0);

@@ -41,6 +41,7 @@ impl Policy for GavelMaxSum {
             objective: best,
             allocation,
             market: None,
+            shared: Vec::new(),
         })
     }
 }

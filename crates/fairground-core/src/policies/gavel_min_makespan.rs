@@ -59,6 +59,7 @@ pub fn min_makespan(inst: &Instance, bound: MakespanBound) -> Result<Solution, P
         allocation: spread_max_min(inst, &rates, 1.0 / makespan)?,
         objective: makespan,
         market: None,
+        shared: Vec::new(),
     })
 }
 
@@ -151,6 +152,7 @@ pub fn min_makespan_interior(inst: &Instance) -> Result<Solution, PolicyError> {
         allocation,
         objective: makespan,
         market: None,
+        shared: Vec::new(),
     })
 }
 

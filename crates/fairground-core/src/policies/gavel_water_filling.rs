@@ -38,6 +38,7 @@ impl Policy for GavelWaterFilling {
             objective,
             allocation: filled.allocation,
             market: None,
+            shared: Vec::new(),
         })
     }
 }

@@ -28,6 +28,7 @@ impl Policy for Isolated {
             objective: allocation.efficiency(inst),
             allocation,
             market: None,
+            shared: Vec::new(),
         })
     }
 }

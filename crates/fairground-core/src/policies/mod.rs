@@ -22,6 +22,7 @@ mod oef_coop;
 mod oef_noncoop;
 mod partial_allocation;
 
+pub use crate::co_location::CoLocation;
 pub use base::scale_factor;
 pub(crate) use base::AllocationLp;
 pub use equal_share::EqualShare;
@@ -32,7 +33,9 @@ pub use gavel_hierarchical::GavelHierarchical;
 pub use gavel_las::GavelLas;
 pub use gavel_las_agnostic::GavelLasAgnostic;
 pub use gavel_las_incremental::{ClassShares, IncrementalLas};
-pub use gavel_las_packed::{max_min_packed, max_min_packed_interior, CoLocation, PackedAllocation};
+pub use gavel_las_packed::{
+    max_min_packed, max_min_packed_interior, GavelLasPacked, PackedAllocation,
+};
 pub use gavel_max_sum::{interior_max_sum, GavelMaxSum};
 pub use gavel_min_makespan::{
     gavel_bound, min_makespan, min_makespan_interior, GavelMinMakespan, MakespanBound,
@@ -44,6 +47,8 @@ pub use oef_coop::{most_efficient, EfRows, OefCoop, Relaxation};
 pub use oef_noncoop::OefNonCoop;
 pub use partial_allocation::PartialAllocation;
 
+use crate::co_location::shared_utility;
+use crate::fairness::TOLERANCE;
 use crate::lp::LpError;
 use crate::{Allocation, Instance};
 use std::fmt;
@@ -55,6 +60,81 @@ pub struct Solution {
     pub objective: f64,
     /// Prices and kept fractions, from the market mechanisms (nash-welfare, partial-allocation).
     pub market: Option<Market>,
+    /// shared[p][j]: GPUs of type j pair p of [`Instance::co_located`] holds together, besides
+    /// `allocation` (GPUs held alone); empty unless the policy shares GPUs (gavel-las-packed).
+    pub shared: Vec<Vec<f64>>,
+}
+
+impl Solution {
+    /// u_i for every tenant: its GPUs alone, u_i(g_i), plus what its shared GPUs give it.
+    pub fn utilities(&self, inst: &Instance) -> Vec<f64> {
+        let mut utility = self.allocation.utilities(inst);
+        if !self.shared.is_empty() {
+            for (i, u) in utility.iter_mut().enumerate() {
+                *u += shared_utility(inst, i, &self.shared);
+            }
+        }
+        utility
+    }
+
+    /// The base constraints with shared GPUs counted ([`Allocation::check`] without them):
+    /// sum_i g_ij + sum_p h_pj <= n_j, and each tenant's GPUs alone and shared within its cap.
+    pub fn check(&self, inst: &Instance) -> Result<(), String> {
+        if self.shared.is_empty() {
+            return self.allocation.check(inst);
+        }
+        if self.shared.len() != inst.co_located.len()
+            || self.shared.iter().any(|h| h.len() != inst.types())
+        {
+            return Err(format!(
+                "the shared GPUs are not {} pairs x {} types",
+                inst.co_located.len(),
+                inst.types()
+            ));
+        }
+        if let Some((p, j, h)) = self.shared.iter().enumerate().find_map(|(p, row)| {
+            row.iter()
+                .enumerate()
+                .find(|(_, h)| !(h.is_finite() && **h >= -TOLERANCE))
+                .map(|(j, &h)| (p, j, h))
+        }) {
+            let pair = &inst.co_located[p];
+            return Err(format!(
+                "'{}' and '{}' share {h} GPUs of type '{}'",
+                inst.tenant_names[pair.a], inst.tenant_names[pair.b], inst.type_names[j]
+            ));
+        }
+        // Capacity: each pair's GPUs once (they are one set of GPUs).
+        let mut used = self.allocation.clone();
+        let mut held: Vec<f64> = self
+            .allocation
+            .gpus
+            .iter()
+            .map(|g| g.iter().sum())
+            .collect();
+        for (pair, h) in inst.co_located.iter().zip(&self.shared) {
+            for (j, &h) in h.iter().enumerate() {
+                used.gpus[pair.a][j] += h;
+            }
+            held[pair.a] += h.iter().sum::<f64>();
+            held[pair.b] += h.iter().sum::<f64>();
+        }
+        used.check(inst)
+            .map_err(|why| format!("{why} (a shared GPU counted once)"))?;
+        // Caps: a tenant's GPUs alone and shared, both.
+        for (i, held) in held.iter().enumerate() {
+            if let Some(cap) = inst.cap[i] {
+                if *held > cap * (1.0 + TOLERANCE) {
+                    return Err(format!(
+                        "tenant '{}' holds {held} GPUs alone and shared, over its cap of {cap} \
+                         (tenants[{i}].max_gpus)",
+                        inst.tenant_names[i]
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Why a policy could not produce an allocation.
@@ -141,8 +221,7 @@ pub trait Policy: Sync {
             Err(other) => return Err(other),
         };
         let check = |sol: &Solution| {
-            sol.allocation
-                .check(inst)
+            sol.check(inst)
                 .and_then(|()| self.check_defining(inst, sol))
         };
         let Err(why) = check(&sol) else {
@@ -170,13 +249,14 @@ pub struct PolicyInfo {
 }
 
 /// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).
-pub const CATALOGUE: [PolicyInfo; 14] = [
+pub const CATALOGUE: [PolicyInfo; 15] = [
     oef_coop::INFO,
     oef_noncoop::INFO,
     nash_welfare::INFO,
     partial_allocation::INFO,
     gavel_las::INFO,
     gavel_las_agnostic::INFO,
+    gavel_las_packed::INFO,
     gavel_water_filling::INFO,
     gavel_hierarchical::INFO,
     gavel_max_sum::INFO,
@@ -203,6 +283,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &PartialAllocation,
         &GavelLas,
         &GavelLasAgnostic,
+        &GavelLasPacked,
         &GavelWaterFilling,
         &GavelHierarchical,
         &GavelMaxSum,
@@ -228,6 +309,7 @@ pub(crate) fn test_instance(
 ) -> Instance {
     crate::Scenario {
         entities: Vec::new(),
+        co_located: Vec::new(),
         version: 1,
         gpu_types: types
             .iter()

@@ -133,6 +133,7 @@ pub fn most_efficient(
         objective: allocation.efficiency(inst),
         allocation,
         market: None,
+        shared: Vec::new(),
     })
 }
 

@@ -62,6 +62,7 @@ impl Policy for OefNonCoop {
             objective: sol.value(t),
             allocation: m.read(&sol),
             market: None,
+            shared: Vec::new(),
         })
     }
 }

@@ -96,6 +96,7 @@ impl Policy for PartialAllocation {
                 unallocated: Some(unallocated),
                 ..market
             }),
+            shared: Vec::new(),
         })
     }
 

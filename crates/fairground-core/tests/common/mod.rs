@@ -29,6 +29,7 @@ pub fn scenario_from(counts: &[u32], rows: Vec<(Vec<f64>, f64, Option<f64>)>) ->
             .collect(),
         normalization: Normalization::Slowest,
         entities: Vec::new(),
+        co_located: Vec::new(),
     };
     s.instance().is_ok().then_some(s)
 }

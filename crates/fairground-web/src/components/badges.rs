@@ -36,6 +36,9 @@ pub fn Badges(p: &BadgesProps) -> Html {
     };
     let ef = &props.envy_freeness;
     let ef_witness = match ef.pair {
+        _ if ef.holds.is_none() => {
+            html! { <p>{ format!("Not defined: {}", ef.undecided.as_deref().unwrap_or("no reason given")) }</p> }
+        }
         Some((i, k)) => {
             html! { <p>{ format!("{} envies {}: it values that bundle {:.4} more per unit of weight than its own.", name(i), name(k), ef.worst_envy) }</p> }
         }
@@ -100,7 +103,7 @@ pub fn Badges(p: &BadgesProps) -> Html {
     html! {
         <div class="badges" data-testid="badges">
             { badge("SI", "sharing incentive: everyone at least as well off as with its equal split", Some(si.holds), si_witness) }
-            { badge("EF", "envy-freeness: nobody prefers another's bundle, per unit of weight (a cap exempts bundles too big to hold)", Some(ef.holds), ef_witness) }
+            { badge("EF", "envy-freeness: nobody prefers another's bundle, per unit of weight (a cap exempts bundles too big to hold)", ef.holds, ef_witness) }
             { badge("PE", "Pareto efficiency: no allocation is better for someone and worse for none", pe.holds, pe_witness) }
             { badge("SP", "strategy-proofness probe: searched misreports of throughput", sp_holds, sp_witness) }
         </div>

@@ -73,7 +73,7 @@ pub fn CompareTable(p: &CompareTableProps) -> Html {
                         <td>{ format!("{:.4}", q.sharing_incentive.worst_ratio) }</td>
                         <td>{ format!("{:.4}", q.envy_freeness.worst_envy.max(0.0)) }</td>
                         <td>{ yes(q.sharing_incentive.holds) }</td>
-                        <td>{ yes(q.envy_freeness.holds) }</td>
+                        <td>{ q.envy_freeness.holds.map_or("?", yes) }</td>
                         <td>{ q.pareto_efficiency.holds.map_or("?", yes) }</td>
                     </tr>
                 }

@@ -11,6 +11,7 @@ mod frontier_chart;
 mod gantt;
 pub mod line_chart;
 mod market;
+mod shared_gpus;
 mod simulate_tab;
 mod utility_chart;
 
@@ -24,6 +25,7 @@ pub use frontier_chart::FrontierChart;
 pub use gantt::Gantt;
 pub use line_chart::LineChart;
 pub use market::MarketPanel;
+pub use shared_gpus::SharedPanel;
 pub use simulate_tab::SimulateTab;
 pub use utility_chart::UtilityChart;
 

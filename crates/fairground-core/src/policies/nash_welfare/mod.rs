@@ -84,6 +84,7 @@ impl Policy for NashWelfare {
             objective: market.nash_welfare,
             allocation,
             market: Some(market),
+            shared: Vec::new(),
         })
     }
 

@@ -232,6 +232,7 @@ fn instance_over(
         tenants,
         normalization: Normalization::Slowest,
         entities,
+        co_located: Vec::new(),
     };
     scenario.instance().map_err(|problems| {
         SimError::Policy(
@@ -518,6 +519,7 @@ impl GavelRounds {
                 allocation,
                 objective: f64::NAN,
                 market: None,
+                shared: Vec::new(),
             }
         } else {
             self.policy

@@ -1,0 +1,146 @@
+//! Co-located tenants, for Gavel's space sharing: two tenants whose jobs can run on the same
+//! GPUs at once, each at its own measured throughput next to the other (Gavel's
+//! `simulation_throughputs.json` measures such pairs). A scenario lists them in `co_located`;
+//! `gavel-las-packed` may give a pair GPUs together, and its [`crate::Solution::shared`] says
+//! how many. Every other policy ignores the list.
+
+use crate::scenario::{Instance, Problem, Scenario};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// One pair as a user writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoLocated {
+    /// The two tenants, by name. Both need the same `max_gpus`: their jobs share that many GPUs.
+    pub tenants: [String; 2],
+    /// `throughput[j]`: [first's, second's] throughput per GPU of type j while they share, in
+    /// the tenants' own units; [0, 0] where they cannot share.
+    pub throughput: Vec<[f64; 2]>,
+}
+
+/// One pair as the policies use it: tenants by index, throughputs per GPU type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoLocation {
+    pub a: usize,
+    pub b: usize,
+    /// Per GPU type: (a's, b's) throughput per GPU while they share, in the units of
+    /// `Instance::throughput`; (0, 0) where they cannot share.
+    pub throughput: Vec<(f64, f64)>,
+}
+
+/// Checks `scenario.co_located` (every problem, located) and returns the pairs by index; only
+/// meaningful once the tenants and types are themselves valid.
+pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoLocation> {
+    let index: HashMap<&str, usize> = scenario
+        .tenants
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.name.as_str(), i))
+        .collect();
+    let types = scenario.gpu_types.len();
+    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut pairs = Vec::new();
+    for (p, pair) in scenario.co_located.iter().enumerate() {
+        let at = format!("co_located[{p}]");
+        let before = problems.len();
+        let ends: Vec<Option<usize>> = pair
+            .tenants
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let found = index.get(name.as_str()).copied();
+                if found.is_none() {
+                    problems.push(Problem::new(
+                        format!("{at}.tenants[{k}]"),
+                        format!("no tenant is named '{name}'"),
+                    ));
+                }
+                found
+            })
+            .collect();
+        if let [Some(a), Some(b)] = ends[..] {
+            let (ta, tb) = (&scenario.tenants[a], &scenario.tenants[b]);
+            if a == b {
+                problems.push(Problem::new(
+                    format!("{at}.tenants"),
+                    format!(
+                        "names '{}' twice: a tenant cannot share with itself",
+                        ta.name
+                    ),
+                ));
+            } else if let Some(first) = seen.insert((a.min(b), a.max(b)), p) {
+                problems.push(Problem::new(
+                    format!("{at}.tenants"),
+                    format!(
+                        "'{}' and '{}' are already paired in co_located[{first}]",
+                        ta.name, tb.name
+                    ),
+                ));
+            } else if ta.max_gpus.is_none() || ta.max_gpus != tb.max_gpus {
+                problems.push(Problem::new(
+                    format!("{at}.tenants"),
+                    format!(
+                        "'{}' and '{}' must both set max_gpus, to the same number: their jobs \
+                         share that many GPUs",
+                        ta.name, tb.name
+                    ),
+                ));
+            }
+        }
+        if pair.throughput.len() != types {
+            problems.push(Problem::new(
+                format!("{at}.throughput"),
+                format!(
+                    "has {} entries but there are {types} GPU types",
+                    pair.throughput.len()
+                ),
+            ));
+        }
+        for (j, rates) in pair.throughput.iter().enumerate() {
+            for (k, &t) in rates.iter().enumerate() {
+                if !(t.is_finite() && t >= 0.0) {
+                    problems.push(Problem::new(
+                        format!("{at}.throughput[{j}][{k}]"),
+                        format!("must be finite and >= 0 (got {t})"),
+                    ));
+                }
+            }
+        }
+        if let ([Some(a), Some(b)], true) = (&ends[..], problems.len() == before) {
+            let (a, b) = (*a, *b);
+            pairs.push(CoLocation {
+                a,
+                b,
+                throughput: pair.throughput.iter().map(|t| (t[0], t[1])).collect(),
+            });
+        }
+    }
+    pairs
+}
+
+/// What tenant i gets from GPUs shared with a partner, in the units of [`Instance::utility`]:
+/// sum over pairs p holding i, and types j, of (T^p_ij / T_i,ref) h_pj. `shared[p][j]` is
+/// h_pj, for the pairs of `inst.co_located` in order (empty: nobody shares).
+pub fn shared_utility(inst: &Instance, i: usize, shared: &[Vec<f64>]) -> f64 {
+    let reference = inst.reference_throughput(i);
+    inst.co_located
+        .iter()
+        .zip(shared)
+        .filter(|(pair, _)| pair.a == i || pair.b == i)
+        .map(|(pair, h)| {
+            pair.throughput
+                .iter()
+                .zip(h)
+                .map(|(&(ta, tb), &h)| (if pair.a == i { ta } else { tb }) * h)
+                .sum::<f64>()
+        })
+        .sum::<f64>()
+        / reference
+}
+
+/// True when some pair holds a GPU's worth above round-off (1e-9 of the cluster).
+pub fn shares_any(inst: &Instance, shared: &[Vec<f64>]) -> bool {
+    let dust = 1e-9 * inst.count.iter().sum::<f64>();
+    shared.iter().flatten().any(|&h| h > dust)
+}
