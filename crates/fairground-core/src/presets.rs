@@ -15,6 +15,18 @@ pub const GAVEL_MEASURED: [(&str, [f64; 3]); 6] = [
     ("CycleGAN", [0.5048, 2.403, 4.426]),
 ];
 
+/// Gavel's measured throughputs of two of [`GAVEL_MEASURED`]'s models sharing one GPU (steps/s
+/// of each, the first model's first), on K80 / P100 / V100, for the first four models' pairs.
+/// Same source, licence and rounding as [`GAVEL_MEASURED`]; the same test checks them.
+pub const GAVEL_CO_LOCATED: [(usize, usize, [[f64; 2]; 3]); 6] = [
+    (0, 1, [[0.3478, 0.7673], [1.494, 2.396], [2.55, 1.774]]),
+    (0, 2, [[0.3092, 1.869], [1.439, 3.047], [2.951, 1.684]]),
+    (0, 3, [[0.4155, 6.715], [2.035, 18.96], [3.021, 24.8]]),
+    (1, 2, [[0.7295, 2.089], [2.624, 3.534], [5.769, 6.2]]),
+    (1, 3, [[1.059, 7.772], [3.446, 23.38], [6.504, 52.36]]),
+    (2, 3, [[1.958, 6.918], [3.697, 24.9], [3.595, 41.82]]),
+];
+
 /// A built-in scenario with a title and one line on what it shows.
 #[derive(Debug, Clone)]
 pub struct Preset {
@@ -57,6 +69,34 @@ pub fn gavel_measured() -> Preset {
             entities: Vec::new(),
             co_located: Vec::new(),
         },
+    }
+}
+
+/// Four of Gavel's models as single-GPU jobs on one K80, one P100 and one V100, with every
+/// pair's measured co-located throughputs: gavel-las-packed shares GPUs, and the others
+/// time-slice them.
+pub fn gavel_space_sharing() -> Preset {
+    let names: Vec<&str> = GAVEL_MEASURED[..4].iter().map(|(name, _)| *name).collect();
+    let mut scenario = gavel_measured().scenario;
+    scenario.gpu_types.iter_mut().for_each(|t| t.count = 1);
+    scenario.tenants.truncate(4);
+    scenario
+        .tenants
+        .iter_mut()
+        .for_each(|t| t.max_gpus = Some(1.0));
+    scenario.co_located = GAVEL_CO_LOCATED
+        .iter()
+        .map(|&(a, b, rates)| crate::CoLocated {
+            tenants: [names[a].into(), names[b].into()],
+            throughput: rates.to_vec(),
+        })
+        .collect();
+    Preset {
+        id: "gavel-space-sharing",
+        title: "Space sharing: four of Gavel's models, two at a time on a GPU",
+        description: "Single-GPU jobs on one K80, P100 and V100, with Gavel's measured \
+                      throughputs of each pair sharing a GPU; see gavel-las-packed.",
+        scenario,
     }
 }
 
@@ -172,7 +212,12 @@ pub fn default_scenario() -> Scenario {
 
 /// Every preset, the default first.
 pub fn all() -> Vec<Preset> {
-    vec![gavel_measured(), textbook_two_by_two(), large_random()]
+    vec![
+        gavel_measured(),
+        textbook_two_by_two(),
+        gavel_space_sharing(),
+        large_random(),
+    ]
 }
 
 #[cfg(test)]
@@ -247,5 +292,42 @@ mod tests {
                 );
             }
         }
+        for (a, b, figures) in GAVEL_CO_LOCATED {
+            let (first, second) = (GAVEL_MEASURED[a].0, GAVEL_MEASURED[b].0);
+            for (gpu, ours) in ["k80", "p100", "v100"].iter().zip(&figures) {
+                let measured = &file[gpu][format!("('{first}', 1)")][format!("('{second}', 1)")];
+                for k in 0..2 {
+                    let measured = measured[k].as_f64().unwrap();
+                    assert!(
+                        (measured - ours[k]).abs() / measured < 5e-4,
+                        "{first} with {second} on {gpu}: file {measured}, preset {}",
+                        ours[k]
+                    );
+                }
+            }
+        }
+    }
+
+    /// With Gavel's measured pairs, space sharing lifts the max-min level above time slicing's
+    /// on this cluster (four jobs, three GPUs: sharing gives some job more than 3/4 of a GPU).
+    #[test]
+    fn the_space_sharing_preset_shares() {
+        use crate::policies;
+        let inst = gavel_space_sharing().scenario.instance().unwrap();
+        let packed = policies::by_name("gavel-las-packed")
+            .unwrap()
+            .solve(&inst)
+            .unwrap();
+        let las = policies::by_name("gavel-las")
+            .unwrap()
+            .solve(&inst)
+            .unwrap();
+        assert!(packed.shared.iter().flatten().any(|&h| h > 1e-6));
+        assert!(
+            packed.objective > las.objective * 1.01,
+            "{} vs {}",
+            packed.objective,
+            las.objective
+        );
     }
 }

@@ -19,6 +19,10 @@ fn example_files_are_the_presets_they_claim_to_be() {
         example("textbook-2x2.json"),
         presets::textbook_two_by_two().scenario
     );
+    assert_eq!(
+        example("gavel-space-sharing.json"),
+        presets::gavel_space_sharing().scenario
+    );
     // Gavel's hand-checked example (BACKGROUND.md): LAS objective 48/31.
     let inst = example("gavel-two-jobs.json").instance().unwrap();
     let las = policies::by_name("gavel-las")
