@@ -8,15 +8,17 @@ use crate::scenario::{Instance, Problem, Scenario};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-/// One pair as a user writes it.
+/// One pair as a user writes it. (Lists, not fixed-size arrays, in the struct: they reuse the
+/// deserialising code every scenario already has, where `[T; 2]` cost the page 17 KB of wasm;
+/// [`check`] holds each to two entries.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CoLocated {
     /// The two tenants, by name. Both need the same `max_gpus`: their jobs share that many GPUs.
-    pub tenants: [String; 2],
+    pub tenants: Vec<String>,
     /// `throughput[j]`: [first's, second's] throughput per GPU of type j while they share, in
     /// the tenants' own units; [0, 0] where they cannot share.
-    pub throughput: Vec<[f64; 2]>,
+    pub throughput: Vec<Vec<f64>>,
 }
 
 /// One pair as the policies use it: tenants by index, throughputs per GPU type.
@@ -39,11 +41,18 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
         .map(|(i, t)| (t.name.as_str(), i))
         .collect();
     let types = scenario.gpu_types.len();
-    let mut seen: HashMap<(usize, usize), usize> = HashMap::new();
+    // (low, high, where): pairs are few, and a map keyed by two indices costs the page wasm.
+    let mut seen: Vec<(usize, usize, usize)> = Vec::new();
     let mut pairs = Vec::new();
     for (p, pair) in scenario.co_located.iter().enumerate() {
         let at = format!("co_located[{p}]");
         let before = problems.len();
+        if pair.tenants.len() != 2 {
+            problems.push(Problem::new(
+                format!("{at}.tenants"),
+                format!("names {} tenants; a pair is two", pair.tenants.len()),
+            ));
+        }
         let ends: Vec<Option<usize>> = pair
             .tenants
             .iter()
@@ -61,6 +70,11 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
             .collect();
         if let [Some(a), Some(b)] = ends[..] {
             let (ta, tb) = (&scenario.tenants[a], &scenario.tenants[b]);
+            let key = (a.min(b), a.max(b));
+            let first = seen.iter().find(|s| (s.0, s.1) == key).map(|s| s.2);
+            if first.is_none() {
+                seen.push((key.0, key.1, p));
+            }
             if a == b {
                 problems.push(Problem::new(
                     format!("{at}.tenants"),
@@ -69,7 +83,7 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
                         ta.name
                     ),
                 ));
-            } else if let Some(first) = seen.insert((a.min(b), a.max(b)), p) {
+            } else if let Some(first) = first {
                 problems.push(Problem::new(
                     format!("{at}.tenants"),
                     format!(
@@ -98,6 +112,15 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
             ));
         }
         for (j, rates) in pair.throughput.iter().enumerate() {
+            if rates.len() != 2 {
+                problems.push(Problem::new(
+                    format!("{at}.throughput[{j}]"),
+                    format!(
+                        "has {} numbers; it needs two, the first tenant's and the second's",
+                        rates.len()
+                    ),
+                ));
+            }
             for (k, &t) in rates.iter().enumerate() {
                 if !(t.is_finite() && t >= 0.0) {
                     problems.push(Problem::new(

@@ -87,8 +87,8 @@ pub fn gavel_space_sharing() -> Preset {
     scenario.co_located = GAVEL_CO_LOCATED
         .iter()
         .map(|&(a, b, rates)| crate::CoLocated {
-            tenants: [names[a].into(), names[b].into()],
-            throughput: rates.to_vec(),
+            tenants: vec![names[a].into(), names[b].into()],
+            throughput: rates.iter().map(|r| r.to_vec()).collect(),
         })
         .collect();
     Preset {

@@ -157,7 +157,9 @@ impl Scenario {
         if let Some(doc) = value.as_object_mut() {
             doc.entry("version").or_insert(version.into());
         }
-        Self::from_deserializer(value)
+        // Read back from text, not from the value: the page then links one scenario reader
+        // (JSON text) instead of two, which is KBs of wasm, and links are read rarely.
+        Self::from_json(&value.to_string())
     }
 
     /// Reads a scenario from any serde source (JSON text, a JavaScript object), locating a

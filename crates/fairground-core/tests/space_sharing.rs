@@ -22,8 +22,8 @@ fn tenant(name: &str, throughput: &[f64], cap: Option<f64>) -> Tenant {
 
 fn pair(a: &str, b: &str, throughput: &[[f64; 2]]) -> CoLocated {
     CoLocated {
-        tenants: [a.into(), b.into()],
-        throughput: throughput.to_vec(),
+        tenants: vec![a.into(), b.into()],
+        throughput: throughput.iter().map(|r| r.to_vec()).collect(),
     }
 }
 
@@ -139,7 +139,7 @@ fn slow_sharing_is_left_unused_and_ef_is_judged() {
 /// shared GPUs reported.
 #[test]
 fn without_pairs_it_is_gavel_las() {
-    for s in [fairground_core::presets::default_scenario()]
+    for mut s in [fairground_core::presets::default_scenario()]
         .into_iter()
         .chain(
             fairground_core::presets::all()
@@ -147,6 +147,7 @@ fn without_pairs_it_is_gavel_las() {
                 .map(|p| p.scenario),
         )
     {
+        s.co_located.clear();
         let inst = s.instance().unwrap();
         let packed = policies::by_name("gavel-las-packed")
             .unwrap()
@@ -345,6 +346,20 @@ fn bad_pairs_are_located() {
     assert!(at("co_located[5].tenants").contains("already paired in co_located[4]"));
     assert!(at("co_located[5].throughput[1][0]").contains("finite"));
     assert!(at("co_located[5].throughput[1][1]").contains(">= 0"));
+    // Lists of the wrong length (the JSON takes any list), located too.
+    let mut long = s.clone();
+    long.co_located = vec![CoLocated {
+        tenants: vec!["a".into(), "d".into(), "b".into()],
+        throughput: vec![vec![1.0, 1.0], vec![1.0]],
+    }];
+    let problems = long.instance().unwrap_err();
+    let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["co_located[0].tenants", "co_located[0].throughput[1]"],
+        "{problems:?}"
+    );
+    assert!(problems[0].message.contains("names 3 tenants"));
     // Fixed, it validates; JSON round-trips with the pairs, and a scenario without pairs
     // writes no `co_located` at all (old documents and links read the same).
     s.co_located.truncate(1);

@@ -317,7 +317,7 @@ impl Draft {
         }
         // No pair shares the new type until someone measures it.
         for p in &mut self.co_located {
-            p.throughput.push([0.0, 0.0]);
+            p.throughput.push(vec![0.0, 0.0]);
         }
     }
 
@@ -385,6 +385,12 @@ impl Draft {
     pub fn remove_entity(&mut self, e: usize) {
         if e < self.entities.len() {
             self.entities.remove(e);
+        }
+    }
+
+    pub fn remove_pair(&mut self, p: usize) {
+        if p < self.co_located.len() {
+            self.co_located.remove(p);
         }
     }
 

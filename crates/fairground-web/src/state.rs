@@ -84,6 +84,8 @@ pub enum Action {
     SetNormalization(String),
     AddEntity,
     RemoveEntity(usize),
+    /// Drops co-located pair p (gavel-las-packed).
+    RemovePair(usize),
     /// An entity's `within` rule: `fairness` or `fifo`.
     SetWithin(usize, String),
     LoadPreset(String),
@@ -321,6 +323,7 @@ impl Reducible for AppState {
             Action::SetNormalization(n) => next.draft.normalization = n,
             Action::AddEntity => next.draft.add_entity(),
             Action::RemoveEntity(e) => next.draft.remove_entity(e),
+            Action::RemovePair(p) => next.draft.remove_pair(p),
             Action::SetWithin(e, within) => next.draft.set_within(e, &within),
             Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {
                 Some(p) => {

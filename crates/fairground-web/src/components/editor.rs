@@ -261,6 +261,36 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
             <button type="button" onclick={add_entity} data-testid="add-entity">{ "+ entity" }</button>
 
+            if !draft.co_located.is_empty() {
+                <h3>{ "Co-located pairs" }</h3>
+                <p class="hint">{ "Tenants that can run on the same GPUs at once, each at the throughput \
+                                   shown (per GPU, first tenant's first), for gavel-las-packed. They come \
+                                   with an imported scenario or a preset, follow renames and type edits, \
+                                   and are changed in the scenario's JSON." }</p>
+                <table class="co-located" data-testid="co-located-table">
+                    <thead><tr>
+                        <th>{ "pair" }</th>
+                        { for draft.types.iter().map(|t| html! { <th>{ t.name.clone() }</th> }) }
+                        <th></th>
+                    </tr></thead>
+                    <tbody>
+                    { for draft.co_located.iter().enumerate().map(|(p, pair)| {
+                        let label = pair.tenants.join(" + ");
+                        html! {
+                            <tr data-path={format!("co_located[{p}]")}>
+                                <td>{ label.clone() }</td>
+                                { for pair.throughput.iter().map(|rates| html! { <td>{ rates.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" / ") }</td> }) }
+                                <td class="row-tools">
+                                    <button type="button" aria-label={format!("remove pair {label}")}
+                                            onclick={dispatch(Action::RemovePair, p)}>{ "✕" }</button>
+                                </td>
+                            </tr>
+                        }
+                    }) }
+                    </tbody>
+                </table>
+            }
+
             if !state.problems.is_empty() {
                 <ul class="errors" role="alert" data-testid="problems">
                     { for state.problems.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }
