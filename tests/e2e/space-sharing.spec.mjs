@@ -31,12 +31,16 @@ test('the space-sharing preset under gavel-las-packed shows the shared GPUs', as
   await expect(page.getByTestId('badge-EF')).toContainText('? EF');
   await expect(page.getByTestId('badge-EF')).toContainText('Not defined: two tenants share GPUs');
   await expect(page.getByTestId('badge-SI')).toContainText('✓ SI');
+  await expect(page.getByTestId('badge-PE')).toContainText('✓ PE');
   await expect(page.getByTestId('envy-heatmap')).toHaveCount(0);
-  // gavel-las cannot share: no shared table, and EF has its verdict again.
+  // gavel-las cannot share: no shared table, EF has its verdict again, and it is not PE once
+  // sharing is possible: the witness shares GPUs.
   await page.getByTestId('policy-select').selectOption('gavel-las');
   await settled(page);
   await expect(page.getByTestId('shared-gpus')).toHaveCount(0);
   await expect(page.getByTestId('badge-EF')).toContainText('✓ EF');
+  await expect(page.getByTestId('badge-PE')).toContainText('✗ PE');
+  await expect(page.locator('[data-testid=badge-PE] tr.shared-row td').first()).toHaveText('shared by pairs');
 });
 
 test('imported pairs follow a rename, and a bad pair is refused at its place', async ({ page }) => {

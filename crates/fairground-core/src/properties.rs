@@ -4,7 +4,7 @@
 
 use crate::co_location::shares_any;
 use crate::fairness;
-use crate::lp::Lp;
+use crate::lp::{Lp, Var};
 use crate::metrics::Metrics;
 use crate::policies::{AllocationLp, Policy, Solution};
 use crate::{Allocation, Instance, Scenario};
@@ -48,6 +48,10 @@ pub struct PeCheck {
     pub gain: f64,
     /// An allocation that makes nobody worse off and someone better off, when one exists.
     pub dominating: Option<Allocation>,
+    /// With it, the GPUs each co-located pair shares in it (empty when the scenario lists no
+    /// pairs or the witness shares none).
+    #[serde(default)]
+    pub dominating_shared: Vec<Vec<f64>>,
 }
 
 /// SI, EF and PE of one allocation.
@@ -64,6 +68,17 @@ pub fn check(inst: &Instance, alloc: &Allocation) -> PropertyReport {
 }
 
 pub fn check_with(inst: &Instance, alloc: &Allocation, metrics: &Metrics) -> PropertyReport {
+    let pe = pareto(inst, alloc, metrics.efficiency);
+    report_with(inst, alloc, metrics, pe)
+}
+
+/// SI and EF of `alloc`, beside a PE verdict already reached.
+fn report_with(
+    inst: &Instance,
+    alloc: &Allocation,
+    metrics: &Metrics,
+    pareto_efficiency: PeCheck,
+) -> PropertyReport {
     let (worst_tenant, worst_ratio) = metrics
         .si_ratio
         .iter()
@@ -96,29 +111,25 @@ pub fn check_with(inst: &Instance, alloc: &Allocation, metrics: &Metrics) -> Pro
             worst_envy: worst.map_or(0.0, |(i, k, _)| metrics.envy.envy[i][k]),
             pair: worst.filter(|_| !envy_free).map(|(i, k, _)| (i, k)),
         },
-        pareto_efficiency: pareto(inst, alloc, metrics.efficiency),
+        pareto_efficiency,
     }
 }
 
 /// SI, EF and PE of a policy's answer, GPUs shared by co-located pairs included (`metrics` from
 /// [`Metrics::of_solution`]). SI compares each tenant's utility, shared GPUs counted, with its
 /// equal split. EF has no verdict when a pair shares GPUs: a shared GPU's worth to a tenant
-/// depends on its partner, so "i prefers k's bundle" has no meaning there. PE has none when the
-/// scenario lists pairs: the Pareto test searches allocations without sharing only, and one
-/// with sharing might dominate.
+/// depends on its partner, so "i prefers k's bundle" has no meaning there. PE, when the
+/// scenario lists pairs, searches allocations that may share GPUs too ([`pareto_sharing`]).
 pub fn check_solution(inst: &Instance, sol: &Solution, metrics: &Metrics) -> PropertyReport {
-    let mut report = check_with(inst, &sol.allocation, metrics);
+    let pe = if inst.co_located.is_empty() {
+        pareto(inst, &sol.allocation, metrics.efficiency)
+    } else {
+        pareto_sharing(inst, &metrics.utility, metrics.efficiency)
+    };
+    let mut report = report_with(inst, &sol.allocation, metrics, pe);
     if !sol.shared.is_empty() {
         report.sharing_incentive.holds = (0..inst.tenants())
             .all(|i| fairness::shortfall_of_utility(inst, i, metrics.utility[i]) <= TOLERANCE);
-    }
-    if !inst.co_located.is_empty() {
-        report.pareto_efficiency = undecided(
-            inst,
-            "the scenario lists co-located pairs, and the Pareto test does not search \
-             allocations that share GPUs"
-                .into(),
-        );
     }
     if shares_any(inst, &sol.shared) {
         report.envy_freeness = EfCheck {
@@ -179,12 +190,24 @@ fn pareto(inst: &Instance, alloc: &Allocation, efficiency: f64) -> PeCheck {
             )
         }
     };
-    let h = m.read(&sol);
+    let h = Solution {
+        allocation: m.read(&sol),
+        objective: f64::NAN,
+        market: None,
+        shared: Vec::new(),
+    };
+    verdict(inst, h, &utility, efficiency)
+}
+
+/// The Pareto test's verdict on its LP's answer `h`: it dominates when nobody is worse off
+/// than `utility` (to [`TOLERANCE`], relative) and efficiency is higher by more than it; "not
+/// PE" is only said with `h` feasible ([`Solution::check`]), else the verdict is undecided.
+fn verdict(inst: &Instance, h: Solution, utility: &[f64], efficiency: f64) -> PeCheck {
     let after = h.utilities(inst);
     let gain = after.iter().sum::<f64>() - efficiency;
     let nobody_worse = after
         .iter()
-        .zip(&utility)
+        .zip(utility)
         .all(|(a, b)| *a >= b * (1.0 - TOLERANCE));
     let dominates = nobody_worse && gain > TOLERANCE * efficiency.abs();
     if dominates {
@@ -196,12 +219,106 @@ fn pareto(inst: &Instance, alloc: &Allocation, efficiency: f64) -> PeCheck {
             );
         }
     }
+    let shares = shares_any(inst, &h.shared);
     PeCheck {
         holds: Some(!dominates),
         undecided: None,
         gain: gain.max(0.0),
-        dominating: dominates.then_some(h),
+        dominating_shared: if dominates && shares {
+            h.shared
+        } else {
+            Vec::new()
+        },
+        dominating: dominates.then_some(h.allocation),
     }
+}
+
+/// The Pareto test on a scenario with co-located pairs: the same LP over allocations that may
+/// share GPUs, g'_ij held alone and h'_pj held by pair p together,
+///
+/// ```text
+/// maximise   sum_i u_i(g', h')
+/// subject to sum_i g'_ij + sum_p h'_pj <= n_j                 capacity (a pair's GPUs once)
+///            sum_j g'_ij + sum_{p ∋ i} sum_j h'_pj <= d_i      caps (alone and shared)
+///            u_i(g', h') >= u_i                               nobody worse off
+/// ```
+///
+/// with u_i(g', h') = sum_j s_ij g'_ij + sum_{p ∋ i} sum_j (T^p_ij / T_i,ref) h'_pj, and u_i what
+/// the answer tested gives (its own shared GPUs counted). Variables are measured in the
+/// tenant's equal split (a pair's in its first tenant's), as the policies' are.
+fn pareto_sharing(inst: &Instance, utility: &[f64], efficiency: f64) -> PeCheck {
+    let (n, k) = (inst.tenants(), inst.types());
+    let mut lp = Lp::maximize();
+    let share: Vec<Vec<f64>> = (0..n).map(|i| inst.equal_split(i)).collect();
+    let size = |i: usize, j: usize| share[i][j].max(1e-9 * inst.count[j]).max(f64::MIN_POSITIVE);
+    let g: Vec<Vec<Var>> = (0..n)
+        .map(|i| {
+            (0..k)
+                .map(|j| lp.var_scaled(inst.speedup[i][j], size(i, j)))
+                .collect()
+        })
+        .collect();
+    let reference: Vec<f64> = (0..n).map(|i| inst.reference_throughput(i)).collect();
+    // A pair's term in each of its tenants' utility; its objective is both together.
+    let h: Vec<Vec<Var>> = inst
+        .co_located
+        .iter()
+        .map(|p| {
+            p.throughput
+                .iter()
+                .enumerate()
+                .map(|(j, &(ta, tb))| {
+                    lp.var_scaled(ta / reference[p.a] + tb / reference[p.b], size(p.a, j))
+                })
+                .collect()
+        })
+        .collect();
+    let mut own: Vec<Vec<(Var, f64)>> = (0..n)
+        .map(|i| (0..k).map(|j| (g[i][j], inst.speedup[i][j])).collect())
+        .collect();
+    let mut held: Vec<Vec<Var>> = g.clone();
+    for (p, vars) in inst.co_located.iter().zip(&h) {
+        for (j, &v) in vars.iter().enumerate() {
+            own[p.a].push((v, p.throughput[j].0 / reference[p.a]));
+            own[p.b].push((v, p.throughput[j].1 / reference[p.b]));
+            held[p.a].push(v);
+            held[p.b].push(v);
+        }
+    }
+    for j in 0..k {
+        let row = g.iter().map(|gi| gi[j]).chain(h.iter().map(|hp| hp[j]));
+        lp.le(row.map(|v| (v, 1.0)), inst.count[j]);
+    }
+    for (i, vars) in held.iter().enumerate() {
+        if let Some(cap) = inst.cap[i] {
+            lp.le(vars.iter().map(|&v| (v, 1.0)), cap);
+        }
+    }
+    for (i, terms) in own.into_iter().enumerate() {
+        // A hair below u_i, so the answer itself stays feasible despite its own round-off.
+        lp.ge(terms, utility[i] - 1e-9 * utility[i].abs());
+    }
+    let sol = match lp.solve() {
+        Ok(sol) => sol,
+        Err(err) => {
+            return undecided(
+                inst,
+                format!("the Pareto test's LP could not be solved ({err})"),
+            )
+        }
+    };
+    let read = |vars: &Vec<Vec<Var>>| -> Vec<Vec<f64>> {
+        vars.iter()
+            .map(|row| row.iter().map(|&v| sol.value(v).max(0.0)).collect())
+            .collect()
+    };
+    let h = Solution {
+        allocation: Allocation { gpus: read(&g) },
+        objective: f64::NAN,
+        market: None,
+        shared: read(&h),
+    };
+    verdict(inst, h, utility, efficiency)
 }
 
 /// A PE verdict left open, with the reason and the scenario's widely spread numbers if any.
@@ -213,6 +330,7 @@ fn undecided(inst: &Instance, why: String) -> PeCheck {
         undecided: Some(format!("{why}{blame}")),
         gain: f64::NAN,
         dominating: None,
+        dominating_shared: Vec::new(),
     }
 }
 

@@ -93,10 +93,9 @@ fn the_hand_case_through_solve() {
     // Equal splits (half of each GPU): a 2.5, b 1.5; both get 18/17 of theirs.
     assert!(near(r.metrics.si_ratio[0], ua / 2.5) && near(ua / 2.5, 18.0 / 17.0));
     assert!(r.properties.sharing_incentive.holds);
-    // With GPUs shared, EF has no verdict, and PE is not claimed either way.
+    // With GPUs shared, EF has no verdict; PE has one (pareto_efficiency_counts_sharing).
     assert_eq!(r.properties.envy_freeness.holds, None);
     assert!(r.properties.envy_freeness.undecided.is_some());
-    assert_eq!(r.properties.pareto_efficiency.holds, None);
     // The V100 counted once: b alone 3/17 plus the pair's 14/17.
     assert!(
         near(r.metrics.utilisation[0], 1.0),
@@ -274,6 +273,9 @@ fn random_pairs_meet_the_program_and_beat_slicing() {
             r.utility[i] >= target * (1.0 - 1e-6)
         });
         assert_eq!(r.properties.sharing_incentive.holds, si);
+        // The most total normalised throughput at the max-min level is PE (see
+        // pareto_efficiency_counts_sharing), sharing searched too.
+        assert_eq!(r.properties.pareto_efficiency.holds, Some(true));
         if r.shared.iter().flatten().any(|&h| h > 1e-6) {
             shared_somewhere += 1;
             assert_eq!(r.properties.envy_freeness.holds, None);
@@ -393,4 +395,61 @@ fn without_a_tenant_its_pairs_go() {
     assert_eq!(inst.co_located.len(), 1);
     let p = &inst.co_located[0];
     assert_eq!((p.a, p.b, p.throughput.clone()), (1, 0, vec![(0.7, 0.5)]));
+}
+
+/// PE on a scenario with pairs searches allocations that share GPUs too.
+/// - gavel-las-packed's answer is PE: it has the most total normalised throughput among the
+///   allocations at its max-min level, and any Pareto improvement would raise that total while
+///   keeping everyone at the level (normalised throughput is utility times a positive constant).
+/// - gavel-max-sum's answer on the hand case is PE by hand: a holds the V100 alone (utility 4,
+///   all its one GPU of time) and b the K80 (1); a keeps 4 only alone on the V100 (sharing it
+///   gives 3), so nothing is left for a to share, and b alone can gain only what a loses.
+/// - gavel-las's answer (level 1, no sharing) is dominated: the witness is checked here from
+///   the definitions (capacity with a pair's GPUs once, each tenant's time, utilities).
+#[test]
+fn pareto_efficiency_counts_sharing() {
+    let s = hand_case();
+    let inst = s.instance().unwrap();
+    let run = |name: &str| report::run(&s, &inst, policies::by_name(name).unwrap(), None).unwrap();
+    assert_eq!(
+        run("gavel-las-packed").properties.pareto_efficiency.holds,
+        Some(true)
+    );
+    assert_eq!(
+        run("gavel-max-sum").properties.pareto_efficiency.holds,
+        Some(true)
+    );
+    let las = run("gavel-las");
+    let pe = &las.properties.pareto_efficiency;
+    assert_eq!(pe.holds, Some(false));
+    let g = &pe.dominating.as_ref().unwrap().gpus;
+    let h = &pe.dominating_shared;
+    assert_eq!(
+        h.len(),
+        1,
+        "the witness shares: without sharing gavel-las is PE here"
+    );
+    let tol = 1e-7;
+    assert!(g[0][0] + g[1][0] + h[0][0] <= 1.0 + tol);
+    assert!(g[0][1] + g[1][1] + h[0][1] <= 1.0 + tol);
+    for i in 0..2 {
+        assert!(
+            g[i][0] + g[i][1] + h[0][0] + h[0][1] <= 1.0 + tol,
+            "tenant {i}'s time"
+        );
+    }
+    let ua = 4.0 * g[0][0] + g[0][1] + 3.0 * h[0][0] + 0.5 * h[0][1];
+    let ub = 2.0 * g[1][0] + g[1][1] + 1.5 * h[0][0] + 0.5 * h[0][1];
+    assert!(ua >= las.utility[0] * (1.0 - 1e-6) && ub >= las.utility[1] * (1.0 - 1e-6));
+    assert!(ua + ub > las.efficiency + 1e-6);
+    assert!((ua + ub - las.efficiency - pe.gain).abs() < 1e-6);
+
+    // The same scenario without pairs: gavel-las's answer (each holds half of each GPU) is PE.
+    // b's time is all used (cap 1), so b can only swap V100 time for at most as much K80 time,
+    // and gains only if it gets twice as much.
+    let plain = hand_case_without_pairs();
+    let inst = plain.instance().unwrap();
+    let r = report::run(&plain, &inst, policies::by_name("gavel-las").unwrap(), None).unwrap();
+    assert_eq!(r.properties.pareto_efficiency.holds, Some(true));
+    assert!(r.properties.pareto_efficiency.dominating_shared.is_empty());
 }

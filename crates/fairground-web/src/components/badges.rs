@@ -53,7 +53,15 @@ pub fn Badges(p: &BadgesProps) -> Html {
                     <thead><tr><th>{ "tenant" }</th>{ for r.gpu_types.iter().map(|t| html! { <th>{ t }</th> }) }</tr></thead>
                     <tbody>{ for h.gpus.iter().enumerate().map(|(i, row)| html! {
                         <tr><td>{ name(i) }</td>{ for row.iter().map(|g| html! { <td>{ format!("{g:.3}") }</td> }) }</tr>
-                    }) }</tbody>
+                    }) }
+                    // GPUs the witness has co-located pairs share, all pairs together.
+                    if !pe.dominating_shared.is_empty() {
+                        <tr class="shared-row"><td>{ "shared by pairs" }</td>{ for (0..r.gpu_types.len()).map(|j| {
+                            let g: f64 = pe.dominating_shared.iter().map(|h| h[j]).sum();
+                            html! { <td>{ format!("{g:.3}") }</td> }
+                        }) }</tr>
+                    }
+                    </tbody>
                 </table>
             </>
         },
