@@ -51,6 +51,9 @@ test('the module refuses what it cannot run and keeps names as text', async ({ p
       array: attempt(() => f.solve([])),
       policy: attempt(() => f.solve(hostile, 'nope')),
       option: attempt(() => f.solve(hostile, { policy: 'oef-coop', prob: true })),
+      // Read as the CLI reads a file: a misspelt field is refused, not ignored.
+      misspelt: attempt(() => f.solve({ ...hostile, co_locatd: [] })),
+      nan: attempt(() => f.solve({ ...hostile, gpu_types: [{ name: 'g', count: NaN }] })),
       images: div.querySelectorAll('img').length,
       tenant: div.querySelector('g.bar').getAttribute('data-tenant'),
       owned: window.owned === 1,
@@ -60,6 +63,8 @@ test('the module refuses what it cannot run and keeps names as text', async ({ p
   expect(out.array).toBe('the scenario must be an object (got an array)');
   expect(out.policy).toContain("unknown policy 'nope'");
   expect(out.option).toBe('options.prob: unknown option (the options are policy and probe)');
+  expect(out.misspelt).toMatch(/^co_locatd: unknown field `co_locatd`/);
+  expect(out.nan).toBe('gpu_types[0].count: invalid type: null, expected u32');
   expect(out.images).toBe(0);
   expect(out.tenant).toBe('<img src=x onerror="window.owned=1">');
   expect(out.owned).toBe(false);

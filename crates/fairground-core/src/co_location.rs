@@ -102,15 +102,7 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
                 ));
             }
         }
-        if pair.throughput.len() != types {
-            problems.push(Problem::new(
-                format!("{at}.throughput"),
-                format!(
-                    "has {} entries but there are {types} GPU types",
-                    pair.throughput.len()
-                ),
-            ));
-        }
+        crate::scenario::one_per_type(pair.throughput.len(), types, &at, problems);
         for (j, rates) in pair.throughput.iter().enumerate() {
             if rates.len() != 2 {
                 problems.push(Problem::new(

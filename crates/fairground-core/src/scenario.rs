@@ -231,15 +231,7 @@ impl Scenario {
         let types = self.gpu_types.len();
         for (i, tenant) in self.tenants.iter().enumerate() {
             let at = format!("tenants[{i}]");
-            if tenant.throughput.len() != types {
-                problems.push(Problem::new(
-                    format!("{at}.throughput"),
-                    format!(
-                        "has {} entries but there are {types} GPU types",
-                        tenant.throughput.len()
-                    ),
-                ));
-            }
+            one_per_type(tenant.throughput.len(), types, &at, problems);
             let mut all_valid = true;
             for (j, &t) in tenant.throughput.iter().enumerate() {
                 if !(t.is_finite() && t >= 0.0) {
@@ -349,6 +341,16 @@ impl Scenario {
             entities,
             co_located,
         }
+    }
+}
+
+/// `{at}.throughput` must have one entry per GPU type.
+pub(crate) fn one_per_type(len: usize, types: usize, at: &str, problems: &mut Vec<Problem>) {
+    if len != types {
+        problems.push(Problem::new(
+            format!("{at}.throughput"),
+            format!("has {len} entries but there are {types} GPU types"),
+        ));
     }
 }
 
