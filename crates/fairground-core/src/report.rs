@@ -29,6 +29,9 @@ pub struct PolicyReport {
     /// (gavel-las-packed); empty when nobody shares. `utility` and `metrics` count them.
     #[serde(default)]
     pub shared: Vec<Vec<f64>>,
+    /// shared_by[p]: the two tenants (indices into `tenants`) of pair p, beside `shared`.
+    #[serde(default)]
+    pub shared_by: Vec<(usize, usize)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,6 +64,11 @@ pub fn run(
         utility: metrics.utility.clone(),
         allocation: solution.allocation,
         market: solution.market,
+        shared_by: if solution.shared.is_empty() {
+            Vec::new()
+        } else {
+            inst.co_located.iter().map(|p| (p.a, p.b)).collect()
+        },
         shared: solution.shared,
         metrics,
         properties: Properties {
