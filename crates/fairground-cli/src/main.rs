@@ -433,13 +433,17 @@ fn print_comparison(reports: &[PolicyReport]) {
     for r in reports {
         let p = &r.properties;
         out!(
-            "{:<22} {:>11.5} {:>11.5} {:>9.4} {:>11.5} {:>6.3} {:>4} {:>4} {:>4}",
+            "{:<22} {:>11.5} {:>11.5} {:>9.4} {:>11.5} {:>6} {:>4} {:>4} {:>4}",
             r.policy,
             r.objective,
             r.efficiency,
             r.metrics.jain,
             p.sharing_incentive.worst_ratio,
-            p.envy_freeness.worst_envy.max(0.0),
+            // No envy to show where EF is not defined (an answer that shares GPUs).
+            match p.envy_freeness.holds {
+                Some(_) => format!("{:.3}", p.envy_freeness.worst_envy.max(0.0)),
+                None => "-".to_string(),
+            },
             yes_no(p.sharing_incentive.holds),
             p.envy_freeness.holds.map_or("?", yes_no),
             p.pareto_efficiency.holds.map_or("?", yes_no)

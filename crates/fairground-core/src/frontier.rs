@@ -145,6 +145,12 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
     let mut failed = Vec::new();
     for policy in policies::all() {
         match policy.solve(inst) {
+            // The curves are over allocations without sharing, and EF is not defined with it.
+            Ok(sol) if crate::co_location::shares_any(inst, &sol.shared) => failed.push(format!(
+                "{}: it shares GPUs between co-located pairs, and these curves are over \
+                 allocations without sharing",
+                policy.name()
+            )),
             Ok(sol) => {
                 let g = &sol.allocation;
                 let si = fairness::si_relaxation(inst, g);

@@ -453,3 +453,22 @@ fn pareto_efficiency_counts_sharing() {
     assert_eq!(r.properties.pareto_efficiency.holds, Some(true));
     assert!(r.properties.pareto_efficiency.dominating_shared.is_empty());
 }
+
+/// The price-of-fairness frontier is over allocations without sharing: a policy that shares
+/// is not placed on it (placed by its GPUs held alone, it would show a wrong efficiency), and
+/// says why; one that does not is placed as before.
+#[test]
+fn the_frontier_leaves_out_a_policy_that_shares() {
+    let inst = hand_case().instance().unwrap();
+    let f = fairground_core::frontier::frontier(&inst, 0.25).unwrap();
+    assert!(f.policies.iter().all(|p| p.policy != "gavel-las-packed"));
+    assert!(f.policies.iter().any(|p| p.policy == "gavel-las"));
+    assert!(f
+        .failed
+        .iter()
+        .any(|why| why.starts_with("gavel-las-packed: it shares GPUs")));
+    // Without pairs it shares nothing and is placed.
+    let plain = hand_case_without_pairs().instance().unwrap();
+    let f = fairground_core::frontier::frontier(&plain, 0.25).unwrap();
+    assert!(f.policies.iter().any(|p| p.policy == "gavel-las-packed"));
+}

@@ -536,8 +536,10 @@ fn compare_view(results: &Results) -> Html {
             )
         })
         .collect::<Vec<_>>();
+    // A policy whose answer shares GPUs has no envy to plot (EF is not defined there).
     let envy_points = reports
         .iter()
+        .filter(|r| r.properties.envy_freeness.holds.is_some())
         .map(|r| {
             (
                 r.policy.clone(),

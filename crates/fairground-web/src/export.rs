@@ -185,7 +185,10 @@ mod tests {
         let last = csv.lines().last().unwrap();
         let cells: Vec<&str> = last.split(',').collect();
         assert_eq!(cells[0], "a + b (shared)");
-        assert!((cells[1].parse::<f64>().unwrap() - 14.0 / 17.0).abs() < 1e-7, "{last}");
+        assert!(
+            (cells[1].parse::<f64>().unwrap() - 14.0 / 17.0).abs() < 1e-7,
+            "{last}"
+        );
         assert_eq!(cells[3], "");
     }
 }

@@ -71,7 +71,7 @@ pub fn CompareTable(p: &CompareTableProps) -> Html {
                         <td class="efficiency">{ format!("{:.4}", r.efficiency) }</td>
                         <td>{ format!("{:.4}", r.metrics.jain) }</td>
                         <td>{ format!("{:.4}", q.sharing_incentive.worst_ratio) }</td>
-                        <td>{ format!("{:.4}", q.envy_freeness.worst_envy.max(0.0)) }</td>
+                        <td>{ if q.envy_freeness.holds.is_some() { format!("{:.4}", q.envy_freeness.worst_envy.max(0.0)) } else { "–".to_string() } }</td>
                         <td>{ yes(q.sharing_incentive.holds) }</td>
                         <td>{ q.envy_freeness.holds.map_or("?", yes) }</td>
                         <td>{ q.pareto_efficiency.holds.map_or("?", yes) }</td>
