@@ -52,7 +52,7 @@ test('imported pairs follow a rename, and a bad pair is refused at its place', a
   await expect(sharedRow(page, 'a+b')).toHaveText(['a + b', '0.824', '0.000']);
   await page.getByLabel('name of tenant 1').fill('alpha');
   await expect(sharedRow(page, 'alpha+b')).toHaveText(['alpha + b', '0.824', '0.000']);
-  await expect(page.locator('[data-testid=co-located-table] tbody tr td').first()).toHaveText('alpha + b');
+  await expect(page.getByLabel('tenant 1 of pair 1')).toHaveValue('alpha');
 
   const bad = { ...handCase, co_located: [{ tenants: ['a', 'nobody'], throughput: [[3, 1.5], [0.5, 0.5]] }] };
   await importScenario(page, 'bad.json', bad);
@@ -62,6 +62,26 @@ test('imported pairs follow a rename, and a bad pair is refused at its place', a
   await expect(page.getByTestId('problems')).toHaveCount(0);
   await settled(page);
   await expect(page.getByTestId('shared-gpus')).toHaveCount(0);
+});
+
+test('a pair typed into the editor shares GPUs', async ({ page }) => {
+  await openFresh(page);
+  await importScenario(page, 'plain.json', { ...handCase, co_located: undefined });
+  await expect(page.getByTestId('co-located-table')).toHaveCount(0);
+  await page.getByTestId('add-pair').click();
+  await expect(page.getByLabel('tenant 2 of pair 1')).toHaveValue('b');
+  for (const [label, value] of [
+    ['throughput of a beside b on v100', '3'], ['throughput of b beside a on v100', '1.5'],
+    ['throughput of a beside b on k80', '0.5'], ['throughput of b beside a on k80', 'half'],
+  ]) {
+    await page.getByLabel(label).fill(value);
+  }
+  // Not a number: kept, and located at its cell.
+  await expect(page.getByTestId('problems')).toContainText("co_located[0].throughput[1][1]: 'half' is not a number");
+  await page.getByLabel('throughput of b beside a on k80').fill('0.5');
+  await page.getByTestId('policy-select').selectOption('gavel-las-packed');
+  await settled(page);
+  await expect(sharedRow(page, 'a+b')).toHaveText(['a + b', '0.824', '0.000']);
 });
 
 test('the JavaScript module returns the shared GPUs with the report', async ({ page }) => {

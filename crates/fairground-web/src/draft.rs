@@ -6,6 +6,15 @@ use crate::paste::parse_number;
 use fairground_core::{
     CoLocated, Entity, GpuType, Normalization, Problem, Scenario, Tenant, Within,
 };
+
+/// One co-located pair (gavel-las-packed), as text: the two tenants' names and, per GPU type,
+/// their two throughputs while sharing. Lists, as the scenario's: a pasted file of another shape
+/// keeps its shape, and the engine says what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DraftPair {
+    pub tenants: Vec<String>,
+    pub throughput: Vec<Vec<String>>,
+}
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,11 +58,11 @@ pub struct Draft {
     /// (Drafts saved before entities existed read as none.)
     #[serde(default)]
     pub entities: Vec<DraftEntity>,
-    /// Pairs that can share GPUs (gavel-las-packed), as imported: not edited cell by cell, but
-    /// kept in step with the table (a tenant renamed or removed, a type added, moved or
-    /// removed). (Drafts saved before they existed read as none.)
+    /// Pairs that can share GPUs (gavel-las-packed), cell by cell, kept in step with the
+    /// table (a tenant renamed or removed, a type added, moved or removed). (Drafts saved
+    /// before they existed read as none.)
     #[serde(default)]
-    pub co_located: Vec<CoLocated>,
+    pub co_located: Vec<DraftPair>,
 }
 
 /// One editable cell.
@@ -71,6 +80,10 @@ pub enum Cell {
     EntityName(usize),
     EntityWeight(usize),
     EntityParent(usize),
+    /// Pair p's k-th tenant (0 or 1).
+    PairTenant(usize, usize),
+    /// Pair p's k-th tenant's throughput on type j: (p, j, k).
+    PairThroughput(usize, usize, usize),
 }
 
 impl Cell {
@@ -88,6 +101,8 @@ impl Cell {
             Cell::EntityName(e) => format!("entities[{e}].name"),
             Cell::EntityWeight(e) => format!("entities[{e}].weight"),
             Cell::EntityParent(e) => format!("entities[{e}].parent"),
+            Cell::PairTenant(p, k) => format!("co_located[{p}].tenants[{k}]"),
+            Cell::PairThroughput(p, j, k) => format!("co_located[{p}].throughput[{j}][{k}]"),
         }
     }
 }
@@ -130,7 +145,18 @@ impl Draft {
                     parent: e.parent.clone().unwrap_or_default(),
                 })
                 .collect(),
-            co_located: s.co_located.clone(),
+            co_located: s
+                .co_located
+                .iter()
+                .map(|p| DraftPair {
+                    tenants: p.tenants.clone(),
+                    throughput: p
+                        .throughput
+                        .iter()
+                        .map(|row| row.iter().map(|&x| number_text(x)).collect())
+                        .collect(),
+                })
+                .collect(),
         }
     }
 
@@ -215,6 +241,27 @@ impl Draft {
                 parent: optional_text(&entity.parent),
             })
             .collect();
+        let co_located = self
+            .co_located
+            .iter()
+            .enumerate()
+            .map(|(p, pair)| CoLocated {
+                tenants: pair.tenants.iter().map(|t| t.trim().to_string()).collect(),
+                throughput: pair
+                    .throughput
+                    .iter()
+                    .enumerate()
+                    .map(|(j, row)| {
+                        row.iter()
+                            .enumerate()
+                            .map(|(k, x)| {
+                                number(x, Cell::PairThroughput(p, j, k), "throughput per GPU")
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            })
+            .collect();
         // Whole-number counts: checked here because the engine's count is an integer.
         for (j, t) in self.types.iter().enumerate() {
             if let Some(c) = parse_number(&t.count) {
@@ -233,7 +280,7 @@ impl Draft {
                 tenants,
                 normalization: Normalization::from(self.normalization.clone()),
                 entities,
-                co_located: self.co_located.clone(),
+                co_located,
             })
         } else {
             Err(problems)
@@ -258,6 +305,17 @@ impl Draft {
             Cell::EntityName(e) => self.entities.get(e).map_or(empty, |x| &x.name),
             Cell::EntityWeight(e) => self.entities.get(e).map_or(empty, |x| &x.weight),
             Cell::EntityParent(e) => self.entities.get(e).map_or(empty, |x| &x.parent),
+            Cell::PairTenant(p, k) => self
+                .co_located
+                .get(p)
+                .and_then(|x| x.tenants.get(k))
+                .map_or(empty, |s| s),
+            Cell::PairThroughput(p, j, k) => self
+                .co_located
+                .get(p)
+                .and_then(|x| x.throughput.get(j))
+                .and_then(|row| row.get(k))
+                .map_or(empty, |s| s),
         }
     }
 
@@ -272,7 +330,7 @@ impl Draft {
                     .iter_mut()
                     .flat_map(|p| p.tenants.iter_mut())
                 {
-                    if *name == old {
+                    if name.trim() == old {
                         *name = new.to_string();
                     }
                 }
@@ -293,6 +351,15 @@ impl Draft {
             Cell::EntityName(e) => self.entities.get_mut(e).map(|x| &mut x.name),
             Cell::EntityWeight(e) => self.entities.get_mut(e).map(|x| &mut x.weight),
             Cell::EntityParent(e) => self.entities.get_mut(e).map(|x| &mut x.parent),
+            Cell::PairTenant(p, k) => self
+                .co_located
+                .get_mut(p)
+                .and_then(|x| x.tenants.get_mut(k)),
+            Cell::PairThroughput(p, j, k) => self
+                .co_located
+                .get_mut(p)
+                .and_then(|x| x.throughput.get_mut(j))
+                .and_then(|row| row.get_mut(k)),
         };
         if let Some(slot) = slot {
             *slot = text.to_string();
@@ -317,7 +384,7 @@ impl Draft {
         }
         // No pair shares the new type until someone measures it.
         for p in &mut self.co_located {
-            p.throughput.push(vec![0.0, 0.0]);
+            p.throughput.push(vec!["0".into(), "0".into()]);
         }
     }
 
@@ -388,6 +455,19 @@ impl Draft {
         }
     }
 
+    /// A new pair of the first two tenants, sharing no type until throughputs are typed in.
+    pub fn add_pair(&mut self) {
+        let name = |i: usize| {
+            self.tenants
+                .get(i)
+                .map_or(String::new(), |t| t.name.clone())
+        };
+        self.co_located.push(DraftPair {
+            tenants: vec![name(0), name(1)],
+            throughput: vec![vec!["0".into(), "0".into()]; self.types.len()],
+        });
+    }
+
     pub fn remove_pair(&mut self, p: usize) {
         if p < self.co_located.len() {
             self.co_located.remove(p);
@@ -405,7 +485,7 @@ impl Draft {
         if i < self.tenants.len() {
             let gone = self.tenants.remove(i).name.trim().to_string();
             self.co_located
-                .retain(|p| p.tenants.iter().all(|name| *name != gone));
+                .retain(|p| p.tenants.iter().all(|name| name.trim() != gone));
         }
     }
 
@@ -556,15 +636,49 @@ mod tests {
         d.set(Cell::TenantName(0), "alpha");
         assert_eq!(d.co_located[0].tenants, ["alpha".to_string(), "b".into()]);
         d.add_type();
-        assert_eq!(d.co_located[0].throughput[2], [0.0, 0.0]);
+        assert_eq!(d.co_located[0].throughput[2], ["0", "0"]);
         d.move_type(0, 1);
-        assert_eq!(d.co_located[0].throughput[1], [3.0, 1.5]);
+        assert_eq!(d.co_located[0].throughput[1], ["3", "1.5"]);
         d.remove_type(2);
         d.remove_type(1);
-        assert_eq!(d.co_located[0].throughput, vec![[0.5, 0.5]]);
+        assert_eq!(d.co_located[0].throughput, vec![vec!["0.5", "0.5"]]);
         assert_eq!(valid(&d), Ok(()));
         d.remove_tenant(2);
         assert_eq!(d.co_located.len(), 1);
         assert_eq!(valid(&d), Ok(()));
+    }
+
+    /// A pair typed in: added for the first two tenants, sharing nothing until throughputs
+    /// are typed; a cell that is not a number is kept and located like any other.
+    #[test]
+    fn a_pair_is_typed_in_cell_by_cell() {
+        let s = Scenario::from_json(
+            r#"{"gpu_types": [{"name": "v100", "count": 1}, {"name": "k80", "count": 1}],
+                "tenants": [{"name": "a", "throughput": [4, 1], "max_gpus": 1},
+                            {"name": "b", "throughput": [2, 1], "max_gpus": 1}]}"#,
+        )
+        .unwrap();
+        let mut d = Draft::from_scenario(&s);
+        d.add_pair();
+        assert_eq!(d.text(Cell::PairTenant(0, 1)), "b");
+        let scenario = d.to_scenario().unwrap();
+        assert_eq!(scenario.co_located[0].throughput, vec![vec![0.0, 0.0]; 2]);
+        assert!(scenario.instance().is_ok());
+        d.set(Cell::PairThroughput(0, 0, 0), "3");
+        d.set(Cell::PairThroughput(0, 0, 1), "fast");
+        let problems = d.to_scenario().unwrap_err();
+        assert_eq!(problems[0].path, "co_located[0].throughput[0][1]");
+        assert_eq!(d.text(Cell::PairThroughput(0, 0, 1)), "fast");
+        d.set(Cell::PairThroughput(0, 0, 1), "1.5");
+        d.set(Cell::PairTenant(0, 1), "nobody");
+        let problems = d.to_scenario().unwrap().instance().unwrap_err();
+        assert_eq!(problems[0].path, Cell::PairTenant(0, 1).path());
+        d.set(Cell::PairTenant(0, 1), "b");
+        let scenario = d.to_scenario().unwrap();
+        assert_eq!(scenario.co_located[0].throughput[0], [3.0, 1.5]);
+        assert_eq!(
+            Draft::from_scenario(&scenario).to_scenario().unwrap(),
+            scenario
+        );
     }
 }

@@ -84,7 +84,8 @@ pub enum Action {
     SetNormalization(String),
     AddEntity,
     RemoveEntity(usize),
-    /// Drops co-located pair p (gavel-las-packed).
+    /// A new co-located pair (gavel-las-packed), and dropping pair p.
+    AddPair,
     RemovePair(usize),
     /// An entity's `within` rule: `fairness` or `fifo`.
     SetWithin(usize, String),
@@ -323,6 +324,7 @@ impl Reducible for AppState {
             Action::SetNormalization(n) => next.draft.normalization = n,
             Action::AddEntity => next.draft.add_entity(),
             Action::RemoveEntity(e) => next.draft.remove_entity(e),
+            Action::AddPair => next.draft.add_pair(),
             Action::RemovePair(p) => next.draft.remove_pair(p),
             Action::SetWithin(e, within) => next.draft.set_within(e, &within),
             Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {

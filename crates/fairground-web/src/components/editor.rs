@@ -115,6 +115,10 @@ pub fn Editor(props: &EditorProps) -> Html {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::AddEntity))
     };
+    let add_pair = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddPair))
+    };
     let type_name = |j: usize| {
         draft
             .types
@@ -261,25 +265,31 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
             <button type="button" onclick={add_entity} data-testid="add-entity">{ "+ entity" }</button>
 
+            <h3>{ "Co-located pairs" }</h3>
+            <p class="hint">{ "Tenants that can run on the same GPUs at once, for gavel-las-packed (space \
+                               sharing): their names, then per GPU type each one's throughput per GPU \
+                               while they share (0 where they cannot). Both need the same max GPUs." }</p>
             if !draft.co_located.is_empty() {
-                <h3>{ "Co-located pairs" }</h3>
-                <p class="hint">{ "Tenants that can run on the same GPUs at once, each at the throughput \
-                                   shown (per GPU, first tenant's first), for gavel-las-packed. They come \
-                                   with an imported scenario or a preset, follow renames and type edits, \
-                                   and are changed in the scenario's JSON." }</p>
                 <table class="co-located" data-testid="co-located-table">
                     <thead><tr>
-                        <th>{ "pair" }</th>
+                        <th>{ "tenant" }</th><th>{ "shares with" }</th>
                         { for draft.types.iter().map(|t| html! { <th>{ t.name.clone() }</th> }) }
                         <th></th>
                     </tr></thead>
                     <tbody>
                     { for draft.co_located.iter().enumerate().map(|(p, pair)| {
                         let label = pair.tenants.join(" + ");
+                        let side = |k: usize| pair.tenants.get(k).cloned().unwrap_or_default();
                         html! {
                             <tr data-path={format!("co_located[{p}]")}>
-                                <td>{ label.clone() }</td>
-                                { for pair.throughput.iter().map(|rates| html! { <td>{ rates.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" / ") }</td> }) }
+                                { for (0..pair.tenants.len().max(2)).map(|k| html! {
+                                    <td>{ cell(Cell::PairTenant(p, k), format!("tenant {} of pair {}", k + 1, p + 1), false, false) }</td>
+                                }) }
+                                { for pair.throughput.iter().enumerate().map(|(j, row)| html! {
+                                    <td class="pair-rates">{ for (0..row.len()).map(|k| {
+                                        cell(Cell::PairThroughput(p, j, k), format!("throughput of {} beside {} on {}", side(k), side(1 - k.min(1)), type_name(j)), true, false)
+                                    }) }</td>
+                                }) }
                                 <td class="row-tools">
                                     <button type="button" aria-label={format!("remove pair {label}")}
                                             onclick={dispatch(Action::RemovePair, p)}>{ "✕" }</button>
@@ -290,6 +300,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                     </tbody>
                 </table>
             }
+            <button type="button" onclick={add_pair} data-testid="add-pair">{ "+ pair" }</button>
 
             if !state.problems.is_empty() {
                 <ul class="errors" role="alert" data-testid="problems">
