@@ -15,6 +15,10 @@ use yew::Reducible;
 /// each edit: a paste, import, link or added row past this is refused at once, with a message.
 pub const MAX_INTERACTIVE_TENANTS: usize = 150;
 pub const MAX_INTERACTIVE_TYPES: usize = 12;
+/// Co-located pairs the editor takes: each is a row of 2 x types cells, and each adds a
+/// variable per type to gavel-las-packed's program and the Pareto test's (300 pairs at 150 x 12:
+/// `fairground compare` 20 s natively against 15.5 s without pairs).
+pub const MAX_INTERACTIVE_PAIRS: usize = 300;
 /// Pasted text longer than this is refused before it is parsed.
 pub const MAX_PASTE_BYTES: usize = 256 * 1024;
 /// The strategy-proofness probe runs by itself only up to this many tenants (it re-solves the
@@ -114,6 +118,7 @@ impl AppState {
             draft.tenants.len(),
             draft.types.len(),
         )
+        .or_else(|| too_many_pairs("The opened scenario", draft.co_located.len()))
         .map(|why| {
             why.replace(
                 "nothing was changed",
@@ -262,6 +267,17 @@ fn too_big(what: &str, tenants: usize, types: usize) -> Option<String> {
     })
 }
 
+/// The message for more co-located pairs than the editor takes, if `pairs` is.
+pub fn too_many_pairs(what: &str, pairs: usize) -> Option<String> {
+    (pairs > MAX_INTERACTIVE_PAIRS).then(|| {
+        format!(
+            "{what} would have {pairs} co-located pairs, past the editor's \
+             {MAX_INTERACTIVE_PAIRS}; nothing was changed. Solve it with `fairground solve FILE` \
+             (see the README)."
+        )
+    })
+}
+
 impl Default for AppState {
     fn default() -> Self {
         AppState::new(
@@ -324,7 +340,13 @@ impl Reducible for AppState {
             Action::SetNormalization(n) => next.draft.normalization = n,
             Action::AddEntity => next.draft.add_entity(),
             Action::RemoveEntity(e) => next.draft.remove_entity(e),
-            Action::AddPair => next.draft.add_pair(),
+            Action::AddPair => {
+                if let Some(why) = too_many_pairs("Another pair", next.draft.co_located.len() + 1) {
+                    next.notice = Some(why);
+                    return Rc::new(next);
+                }
+                next.draft.add_pair();
+            }
             Action::RemovePair(p) => next.draft.remove_pair(p),
             Action::SetWithin(e, within) => next.draft.set_within(e, &within),
             Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {
@@ -336,7 +358,9 @@ impl Reducible for AppState {
             },
             Action::Load(scenario) => {
                 let size = (scenario.tenants.len(), scenario.gpu_types.len());
-                if let Some(why) = too_big("This scenario", size.0, size.1) {
+                if let Some(why) = too_big("This scenario", size.0, size.1)
+                    .or_else(|| too_many_pairs("This scenario", scenario.co_located.len()))
+                {
                     next.notice = Some(why);
                     return Rc::new(next);
                 }
@@ -346,6 +370,7 @@ impl Reducible for AppState {
             Action::Restore(draft) => {
                 if let Some(why) =
                     too_big("The saved draft", draft.tenants.len(), draft.types.len())
+                        .or_else(|| too_many_pairs("The saved draft", draft.co_located.len()))
                 {
                     next.notice = Some(why);
                     return Rc::new(next);
@@ -532,6 +557,35 @@ mod tests {
             .as_deref()
             .unwrap()
             .contains("10000 tenants x 3 GPU types"));
+        // A file with more co-located pairs than the editor takes (each is a row of cells).
+        let mut many = presets::gavel_space_sharing().scenario;
+        let pair = many.co_located[0].clone();
+        many.co_located = vec![pair; MAX_INTERACTIVE_PAIRS + 1];
+        let after = state.clone().reduce(Action::Load(many));
+        assert_eq!(after.draft, before);
+        assert!(after
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("301 co-located pairs"));
+        // And "+ pair" stops at the limit, saying why.
+        let mut full = (*state).clone();
+        full.draft.co_located = vec![
+            full.draft.co_located.first().cloned().unwrap_or(
+                crate::draft::DraftPair {
+                    tenants: vec![],
+                    throughput: vec![]
+                },
+            );
+            MAX_INTERACTIVE_PAIRS
+        ];
+        let after = Rc::new(full).reduce(Action::AddPair);
+        assert_eq!(after.draft.co_located.len(), MAX_INTERACTIVE_PAIRS);
+        assert!(after
+            .notice
+            .as_deref()
+            .unwrap()
+            .contains("301 co-located pairs"));
         // Text past the paste limit is refused unparsed.
         let huge = "1\t".repeat(MAX_PASTE_BYTES);
         let after = state.clone().reduce(Action::Paste {

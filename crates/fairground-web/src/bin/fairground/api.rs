@@ -17,7 +17,9 @@ use fairground_core::{policies, Instance, Scenario, SpProbeConfig};
 use fairground_sim::metrics::SimResult;
 use fairground_web::components::allocation_svg;
 use fairground_web::sim_worker::{self, SimRequest, Workload};
-use fairground_web::state::{MAX_INTERACTIVE_TENANTS, MAX_INTERACTIVE_TYPES};
+use fairground_web::state::{
+    MAX_INTERACTIVE_PAIRS, MAX_INTERACTIVE_TENANTS, MAX_INTERACTIVE_TYPES,
+};
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -102,6 +104,13 @@ fn scenario(value: &JsValue) -> Result<(Scenario, Instance), JsError> {
             "the scenario has {tenants} tenants x {types} GPU types, past this module's limit \
              of {MAX_TENANTS} x {MAX_TYPES} (it runs on the page's thread): use `fairground \
              solve` for larger ones"
+        )));
+    }
+    if scenario.co_located.len() > MAX_INTERACTIVE_PAIRS {
+        return Err(throw(format!(
+            "the scenario has {} co-located pairs, past this module's limit of \
+             {MAX_INTERACTIVE_PAIRS}: use `fairground solve` for more",
+            scenario.co_located.len()
         )));
     }
     let inst = scenario.instance().map_err(|problems| {
