@@ -41,8 +41,7 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
         .map(|(i, t)| (t.name.as_str(), i))
         .collect();
     let types = scenario.gpu_types.len();
-    // (low, high, where): pairs are few, and a map keyed by two indices costs the page wasm.
-    let mut seen: Vec<(usize, usize, usize)> = Vec::new();
+    let earlier = listed_before(scenario, &index);
     let mut pairs = Vec::new();
     for (p, pair) in scenario.co_located.iter().enumerate() {
         let at = format!("co_located[{p}]");
@@ -70,11 +69,6 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
             .collect();
         if let [Some(a), Some(b)] = ends[..] {
             let (ta, tb) = (&scenario.tenants[a], &scenario.tenants[b]);
-            let key = (a.min(b), a.max(b));
-            let first = seen.iter().find(|s| (s.0, s.1) == key).map(|s| s.2);
-            if first.is_none() {
-                seen.push((key.0, key.1, p));
-            }
             if a == b {
                 problems.push(Problem::new(
                     format!("{at}.tenants"),
@@ -83,7 +77,7 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
                         ta.name
                     ),
                 ));
-            } else if let Some(first) = first {
+            } else if let Some(first) = earlier[p] {
                 problems.push(Problem::new(
                     format!("{at}.tenants"),
                     format!(
@@ -132,6 +126,31 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
         }
     }
     pairs
+}
+
+/// For each pair, the first earlier pair of the same two tenants (either order), if any. By one
+/// sort of the pairs (through the engine's shared sort, which adds no code to the wasm), so a
+/// file with very many pairs is checked in n log n.
+fn listed_before(scenario: &Scenario, index: &HashMap<&str, usize>) -> Vec<Option<usize>> {
+    let key = |p: usize| -> Option<(usize, usize)> {
+        let names = &scenario.co_located[p].tenants;
+        let [a, b] = names.as_slice() else {
+            return None;
+        };
+        let (a, b) = (*index.get(a.as_str())?, *index.get(b.as_str())?);
+        Some((a.min(b), a.max(b)))
+    };
+    let keys: Vec<Option<(usize, usize)>> = (0..scenario.co_located.len()).map(key).collect();
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    // Stable: equal keys stay in list order, so the first of a run is the earliest.
+    crate::order::sort_indices_by(&mut order, &|x, y| keys[x].cmp(&keys[y]));
+    let mut earlier = vec![None; keys.len()];
+    for w in order.windows(2) {
+        if keys[w[1]].is_some() && keys[w[0]] == keys[w[1]] {
+            earlier[w[1]] = earlier[w[0]].or(Some(w[0]));
+        }
+    }
+    earlier
 }
 
 /// What tenant i gets from GPUs shared with a partner, in the units of [`Instance::utility`]:
