@@ -128,26 +128,23 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
     pairs
 }
 
-/// For each pair, the first earlier pair of the same two tenants (either order), if any. By one
-/// sort of the pairs (through the engine's shared sort, which adds no code to the wasm), so a
-/// file with very many pairs is checked in n log n.
+/// For each pair, the first earlier pair of the same two tenants (either order), if any. Pairs
+/// are bucketed by their lower tenant, so a file with very many pairs is checked in time
+/// proportional to pairs x tenants at worst, with no sort or tuple-keyed map in the wasm.
 fn listed_before(scenario: &Scenario, index: &HashMap<&str, usize>) -> Vec<Option<usize>> {
-    let key = |p: usize| -> Option<(usize, usize)> {
-        let names = &scenario.co_located[p].tenants;
-        let [a, b] = names.as_slice() else {
-            return None;
+    let mut by_low: Vec<Vec<(usize, usize)>> = vec![Vec::new(); scenario.tenants.len()];
+    let mut earlier = vec![None; scenario.co_located.len()];
+    for (p, pair) in scenario.co_located.iter().enumerate() {
+        let [a, b] = pair.tenants.as_slice() else {
+            continue;
         };
-        let (a, b) = (*index.get(a.as_str())?, *index.get(b.as_str())?);
-        Some((a.min(b), a.max(b)))
-    };
-    let keys: Vec<Option<(usize, usize)>> = (0..scenario.co_located.len()).map(key).collect();
-    let mut order: Vec<usize> = (0..keys.len()).collect();
-    // Stable: equal keys stay in list order, so the first of a run is the earliest.
-    crate::order::sort_indices_by(&mut order, &|x, y| keys[x].cmp(&keys[y]));
-    let mut earlier = vec![None; keys.len()];
-    for w in order.windows(2) {
-        if keys[w[1]].is_some() && keys[w[0]] == keys[w[1]] {
-            earlier[w[1]] = earlier[w[0]].or(Some(w[0]));
+        let (Some(&a), Some(&b)) = (index.get(a.as_str()), index.get(b.as_str())) else {
+            continue;
+        };
+        let (low, high) = (a.min(b), a.max(b));
+        match by_low[low].iter().find(|&&(h, _)| h == high) {
+            Some(&(_, first)) => earlier[p] = Some(first),
+            None => by_low[low].push((high, p)),
         }
     }
     earlier
