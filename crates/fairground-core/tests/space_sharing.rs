@@ -472,3 +472,135 @@ fn the_frontier_leaves_out_a_policy_that_shares() {
     let f = fairground_core::frontier::frontier(&plain, 0.25).unwrap();
     assert!(f.policies.iter().any(|p| p.policy == "gavel-las-packed"));
 }
+
+/// Every policy on random scenarios with pairs: a "not PE" verdict comes with a witness that,
+/// recomputed here from the definitions, fits the cluster (each pair's GPUs once, both tenants'
+/// caps), leaves nobody worse off and raises efficiency by the gain reported; an answer that
+/// shares nothing keeps its EF verdict.
+#[test]
+fn pareto_witnesses_with_pairs_hold_for_every_policy() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut refuted = 0;
+    for _ in 0..12 {
+        let types = rng.random_range(1..=3);
+        let counts: Vec<u32> = (0..types).map(|_| rng.random_range(1..=3)).collect();
+        let n = rng.random_range(2..=4);
+        let tenants: Vec<Tenant> = (0..n)
+            .map(|i| {
+                let t: Vec<f64> = (0..types).map(|_| rng.random_range(0.5..4.0)).collect();
+                tenant(&format!("j{i}"), &t, Some(1.0))
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if rng.random_bool(0.6) {
+                    let t: Vec<[f64; 2]> = (0..types)
+                        .map(|j| {
+                            [
+                                tenants[a].throughput[j] * rng.random_range(0.3..0.9),
+                                tenants[b].throughput[j] * rng.random_range(0.3..0.9),
+                            ]
+                        })
+                        .collect();
+                    pairs.push(pair(&tenants[a].name, &tenants[b].name, &t));
+                }
+            }
+        }
+        let s = scenario(&counts, tenants, pairs);
+        let inst = s.instance().unwrap();
+        let index = |name: &str| s.tenants.iter().position(|t| t.name == name).unwrap();
+        let slowest: Vec<f64> = s
+            .tenants
+            .iter()
+            .map(|t| t.throughput.iter().copied().fold(f64::MAX, f64::min))
+            .collect();
+        // u_i of (alone, shared), in slowest-type equivalents, from the definition.
+        let utilities = |g: &[Vec<f64>], h: &[Vec<f64>]| -> Vec<f64> {
+            let mut u: Vec<f64> = (0..n)
+                .map(|i| {
+                    (0..types)
+                        .map(|j| s.tenants[i].throughput[j] * g[i][j])
+                        .sum()
+                })
+                .collect();
+            for (p, hp) in h.iter().enumerate() {
+                let (a, b) = (
+                    index(&s.co_located[p].tenants[0]),
+                    index(&s.co_located[p].tenants[1]),
+                );
+                for j in 0..types {
+                    u[a] += s.co_located[p].throughput[j][0] * hp[j];
+                    u[b] += s.co_located[p].throughput[j][1] * hp[j];
+                }
+            }
+            u.iter().zip(&slowest).map(|(u, r)| u / r).collect()
+        };
+        for policy in policies::all() {
+            let Ok(r) = report::run(&s, &inst, policy, None) else {
+                continue;
+            };
+            let shares = r.shared.iter().flatten().any(|&h| h > 1e-9);
+            let none = vec![vec![0.0; types]; s.co_located.len()];
+            let own = utilities(&r.allocation.gpus, if shares { &r.shared } else { &none });
+            for i in 0..n {
+                assert!(
+                    (own[i] - r.utility[i]).abs() <= 1e-9 * own[i].max(1.0),
+                    "{}",
+                    r.policy
+                );
+            }
+            if !shares {
+                assert!(r.properties.envy_freeness.holds.is_some(), "{}", r.policy);
+            }
+            let pe = &r.properties.pareto_efficiency;
+            let Some(w) = &pe.dominating else { continue };
+            refuted += 1;
+            let g = &w.gpus;
+            let h: Vec<Vec<f64>> = if pe.dominating_shared.is_empty() {
+                vec![vec![0.0; types]; s.co_located.len()]
+            } else {
+                pe.dominating_shared.clone()
+            };
+            let tol = 1e-6;
+            for j in 0..types {
+                let used: f64 =
+                    (0..n).map(|i| g[i][j]).sum::<f64>() + h.iter().map(|hp| hp[j]).sum::<f64>();
+                assert!(
+                    used <= counts[j] as f64 * (1.0 + tol),
+                    "{}: type {j}",
+                    r.policy
+                );
+            }
+            for i in 0..n {
+                let alone: f64 = g[i].iter().sum();
+                let shared: f64 = h
+                    .iter()
+                    .enumerate()
+                    .filter(|(p, _)| s.co_located[*p].tenants.contains(&s.tenants[i].name))
+                    .map(|(_, hp)| hp.iter().sum::<f64>())
+                    .sum();
+                assert!(
+                    alone + shared <= 1.0 + tol,
+                    "{}: tenant {i}'s time",
+                    r.policy
+                );
+            }
+            let after = utilities(g, &h);
+            for i in 0..n {
+                assert!(
+                    after[i] >= r.utility[i] * (1.0 - tol),
+                    "{}: tenant {i}",
+                    r.policy
+                );
+            }
+            let gain = after.iter().sum::<f64>() - r.efficiency;
+            assert!(
+                gain > 0.0 && (gain - pe.gain).abs() <= 1e-6 * r.efficiency,
+                "{}",
+                r.policy
+            );
+        }
+    }
+    assert!(refuted >= 10, "only {refuted} answers were shown not PE");
+}
