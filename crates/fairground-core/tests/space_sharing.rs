@@ -45,6 +45,46 @@ fn scenario(counts: &[u32], tenants: Vec<Tenant>, pairs: Vec<CoLocated>) -> Scen
     }
 }
 
+/// A random scenario with pairs: 1-3 types of 1..=`max_count` GPUs, 2..=`max_tenants`
+/// single-GPU jobs running 0.5-4 per GPU, each pair co-located with probability `p_pair`, each
+/// sharing at `slowest`-0.9 of its speed alone.
+fn random_with_pairs(
+    rng: &mut StdRng,
+    max_count: u32,
+    max_tenants: usize,
+    p_pair: f64,
+    slowest: f64,
+) -> Scenario {
+    let types = rng.random_range(1..=3);
+    let counts: Vec<u32> = (0..types)
+        .map(|_| rng.random_range(1..=max_count))
+        .collect();
+    let n = rng.random_range(2..=max_tenants);
+    let tenants: Vec<Tenant> = (0..n)
+        .map(|i| {
+            let t: Vec<f64> = (0..types).map(|_| rng.random_range(0.5..4.0)).collect();
+            tenant(&format!("j{i}"), &t, Some(1.0))
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            if rng.random_bool(p_pair) {
+                let t: Vec<[f64; 2]> = (0..types)
+                    .map(|j| {
+                        [
+                            tenants[a].throughput[j] * rng.random_range(slowest..0.9),
+                            tenants[b].throughput[j] * rng.random_range(slowest..0.9),
+                        ]
+                    })
+                    .collect();
+                pairs.push(pair(&tenants[a].name, &tenants[b].name, &t));
+            }
+        }
+    }
+    scenario(&counts, tenants, pairs)
+}
+
 /// V100 x1, K80 x1; single-GPU jobs a (4 on a V100, 1 on a K80) and b (2 and 1); sharing the
 /// V100 they run 3 and 1.5, the K80 0.5 and 0.5. Solved by hand in gavel_las_packed.rs's
 /// tests: the V100 shared 14/17 of the time, b alone on it 3/17, a alone on the K80 3/17;
@@ -175,32 +215,9 @@ fn random_pairs_meet_the_program_and_beat_slicing() {
     let mut rng = StdRng::seed_from_u64(17);
     let mut shared_somewhere = 0;
     for _ in 0..60 {
-        let types = rng.random_range(1..=3);
-        let counts: Vec<u32> = (0..types).map(|_| rng.random_range(1..=4)).collect();
-        let n = rng.random_range(2..=5);
-        let tenants: Vec<Tenant> = (0..n)
-            .map(|i| {
-                let t: Vec<f64> = (0..types).map(|_| rng.random_range(0.5..4.0)).collect();
-                tenant(&format!("j{i}"), &t, Some(1.0))
-            })
-            .collect();
-        let mut pairs = Vec::new();
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.random_bool(0.5) {
-                    let t: Vec<[f64; 2]> = (0..types)
-                        .map(|j| {
-                            [
-                                tenants[a].throughput[j] * rng.random_range(0.2..0.9),
-                                tenants[b].throughput[j] * rng.random_range(0.2..0.9),
-                            ]
-                        })
-                        .collect();
-                    pairs.push(pair(&tenants[a].name, &tenants[b].name, &t));
-                }
-            }
-        }
-        let s = scenario(&counts, tenants, pairs);
+        let s = random_with_pairs(&mut rng, 4, 5, 0.5, 0.2);
+        let (types, n) = (s.gpu_types.len(), s.tenants.len());
+        let counts: Vec<u32> = s.gpu_types.iter().map(|t| t.count).collect();
         let inst = s.instance().unwrap();
         let r = report::run(
             &s,
@@ -482,32 +499,9 @@ fn pareto_witnesses_with_pairs_hold_for_every_policy() {
     let mut rng = StdRng::seed_from_u64(5);
     let mut refuted = 0;
     for _ in 0..12 {
-        let types = rng.random_range(1..=3);
-        let counts: Vec<u32> = (0..types).map(|_| rng.random_range(1..=3)).collect();
-        let n = rng.random_range(2..=4);
-        let tenants: Vec<Tenant> = (0..n)
-            .map(|i| {
-                let t: Vec<f64> = (0..types).map(|_| rng.random_range(0.5..4.0)).collect();
-                tenant(&format!("j{i}"), &t, Some(1.0))
-            })
-            .collect();
-        let mut pairs = Vec::new();
-        for a in 0..n {
-            for b in a + 1..n {
-                if rng.random_bool(0.6) {
-                    let t: Vec<[f64; 2]> = (0..types)
-                        .map(|j| {
-                            [
-                                tenants[a].throughput[j] * rng.random_range(0.3..0.9),
-                                tenants[b].throughput[j] * rng.random_range(0.3..0.9),
-                            ]
-                        })
-                        .collect();
-                    pairs.push(pair(&tenants[a].name, &tenants[b].name, &t));
-                }
-            }
-        }
-        let s = scenario(&counts, tenants, pairs);
+        let s = random_with_pairs(&mut rng, 3, 4, 0.6, 0.3);
+        let (types, n) = (s.gpu_types.len(), s.tenants.len());
+        let counts: Vec<u32> = s.gpu_types.iter().map(|t| t.count).collect();
         let inst = s.instance().unwrap();
         let index = |name: &str| s.tenants.iter().position(|t| t.name == name).unwrap();
         let slowest: Vec<f64> = s
