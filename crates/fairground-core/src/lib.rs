@@ -5,6 +5,7 @@
 //! instance into an [`Allocation`] g_ij (time-averaged GPUs of type j held by tenant i).
 
 pub mod allocation;
+pub(crate) mod barrier;
 pub mod co_location;
 pub mod entities;
 pub mod fairness;

@@ -20,6 +20,7 @@
 use super::gavel::proportional_throughput;
 use super::interior::{allocation_of, significant, ConeProgram};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
+use crate::barrier::WeightedLp;
 pub use crate::co_location::CoLocation;
 use crate::lp::{Lp, Var};
 use crate::{Allocation, Instance};
@@ -123,18 +124,255 @@ fn check_pairs(inst: &Instance, pairs: &[CoLocation]) -> Result<(), PolicyError>
 }
 
 /// The same program as [`max_min_packed`] solved as Gavel's simulator solves it: once, by an
-/// interior point (clarabel at ECOS's tolerances, [`super::interior`]), with Gavel's variables,
-/// every pair on every type. Its answer is near the centre of the max-min optima, not a vertex,
-/// and it leaves every pair a crumb (about 1e-9) of time, which Gavel's round mechanism ranks
-/// above none. The simulator's `gavel-las-packed` uses it: average JCT within 0.2% of Gavel's
-/// own on its sample traces (12+12+12 GPUs), where the vertex program's choice was -3.8% to
-/// +1.9%, and the run about 7x faster (BENCHMARKS.md, "Space sharing"). Values are kept to 8
-/// significant digits, as every interior answer here.
+/// interior point at ECOS's tolerances (1e-8), with Gavel's variables, every pair on every type.
+/// Its answer is near the centre of the max-min optima, not a vertex, and it leaves every pair a
+/// crumb (about 1e-9) of time, which Gavel's round mechanism ranks above none. The simulator's
+/// `gavel-las-packed` uses it: average JCT within 0.2% of Gavel's own on its sample traces
+/// (12+12+12 GPUs), where the vertex program's choice was -3.8% to +1.9% (BENCHMARKS.md, "Space
+/// sharing"). Values are kept to 8 significant digits, as every interior answer here.
+///
+/// Jobs of one model and scale factor are twins: the program is unchanged when two of them trade
+/// places, so its central path treats them alike, and it is solved over classes of twins
+/// ([`Twins`], [`crate::barrier`]): one variable per class and type, one per pair of classes and
+/// type, rows weighted by how many rows each stands for. At 100 jobs of 25 models that is 25
+/// classes for 100 jobs and about 325 pair variables per type for 4,950. Should that solve fail,
+/// the program is solved per job by clarabel.
 pub fn max_min_packed_interior(
     inst: &Instance,
     pairs: &[CoLocation],
 ) -> Result<PackedAllocation, PolicyError> {
     let cap = checked_caps(inst, pairs)?;
+    merged_program(inst, &cap, &Twins::of(inst, pairs))
+        .or_else(|_| per_job_program(inst, pairs, &cap))
+}
+
+/// Classes of twins: tenants with the same throughputs, cap and weight, which every pair treats
+/// alike. `groups` are the pairs by the classes of their two jobs. Found only when the pairs
+/// between any two classes are all of them, with one throughput pair (the same both ways within
+/// a class), listed once; otherwise every tenant is its own class and every pair its own group,
+/// which is the program per job.
+struct Twins {
+    class_of: Vec<usize>,
+    /// Members per class.
+    size: Vec<usize>,
+    groups: Vec<PairGroup>,
+    /// Each pair's group.
+    group_of: Vec<usize>,
+}
+
+/// Pairs between two classes (`ends`, the first end's class not after the second's).
+struct PairGroup {
+    ends: (usize, usize),
+    /// Per type, the throughput of the job from `ends.0`, then from `ends.1`.
+    throughput: Vec<(f64, f64)>,
+    pairs: usize,
+}
+
+impl PairGroup {
+    /// Partners a job of class `c` has in this group, and its throughput per type next to them.
+    fn partners_of(&self, c: usize, size: &[usize]) -> Option<(f64, Vec<f64>)> {
+        let ends = usize::from(self.ends.0 == c) + usize::from(self.ends.1 == c);
+        (ends > 0).then(|| {
+            let partners = (self.pairs * ends / size[c]) as f64;
+            let side = |t: &(f64, f64)| if self.ends.0 == c { t.0 } else { t.1 };
+            (partners, self.throughput.iter().map(side).collect())
+        })
+    }
+}
+
+impl Twins {
+    fn of(inst: &Instance, pairs: &[CoLocation]) -> Self {
+        Self::classes(inst, pairs).unwrap_or_else(|| Self::none(inst, pairs))
+    }
+
+    /// Every tenant its own class, every pair its own group.
+    fn none(inst: &Instance, pairs: &[CoLocation]) -> Self {
+        Twins {
+            class_of: (0..inst.tenants()).collect(),
+            size: vec![1; inst.tenants()],
+            groups: pairs
+                .iter()
+                .map(|p| PairGroup {
+                    ends: (p.a, p.b),
+                    throughput: p.throughput.clone(),
+                    pairs: 1,
+                })
+                .collect(),
+            group_of: (0..pairs.len()).collect(),
+        }
+    }
+
+    fn classes(inst: &Instance, pairs: &[CoLocation]) -> Option<Self> {
+        let n = inst.tenants();
+        let alike = |a: usize, b: usize| {
+            inst.throughput[a] == inst.throughput[b]
+                && inst.cap[a] == inst.cap[b]
+                && inst.weight[a] == inst.weight[b]
+        };
+        let mut first: Vec<usize> = Vec::new();
+        let mut class_of = Vec::with_capacity(n);
+        for i in 0..n {
+            let c = first.iter().position(|&f| alike(f, i)).unwrap_or_else(|| {
+                first.push(i);
+                first.len() - 1
+            });
+            class_of.push(c);
+        }
+        let classes = first.len();
+        if classes == n {
+            return None;
+        }
+        let mut size = vec![0; classes];
+        class_of.iter().for_each(|&c| size[c] += 1);
+        // Each pair listed once: partners stamped per tenant.
+        let mut partners: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for p in pairs {
+            partners[p.a].push(p.b);
+            partners[p.b].push(p.a);
+        }
+        let mut stamp = vec![usize::MAX; n];
+        for (i, list) in partners.iter().enumerate() {
+            for &o in list {
+                if stamp[o] == i {
+                    return None;
+                }
+                stamp[o] = i;
+            }
+        }
+        let mut table = vec![usize::MAX; classes * classes];
+        let mut groups: Vec<PairGroup> = Vec::new();
+        let mut group_of = Vec::with_capacity(pairs.len());
+        for p in pairs {
+            let (mut ca, mut cb) = (class_of[p.a], class_of[p.b]);
+            let mut throughput = p.throughput.clone();
+            if ca == cb && throughput.iter().any(|(x, y)| x != y) {
+                return None;
+            }
+            if ca > cb {
+                std::mem::swap(&mut ca, &mut cb);
+                throughput.iter_mut().for_each(|t| *t = (t.1, t.0));
+            }
+            let slot = &mut table[ca * classes + cb];
+            if *slot == usize::MAX {
+                *slot = groups.len();
+                groups.push(PairGroup {
+                    ends: (ca, cb),
+                    throughput,
+                    pairs: 0,
+                });
+            } else if groups[*slot].throughput != throughput {
+                return None;
+            }
+            groups[*slot].pairs += 1;
+            group_of.push(*slot);
+        }
+        let complete = groups.iter().all(|g| {
+            let (a, b) = (size[g.ends.0], size[g.ends.1]);
+            g.pairs
+                == if g.ends.0 == g.ends.1 {
+                    a * (a - 1) / 2
+                } else {
+                    a * b
+                }
+        });
+        complete.then_some(Twins {
+            class_of,
+            size,
+            groups,
+            group_of,
+        })
+    }
+}
+
+/// The program over classes of twins, by [`crate::barrier`]:
+///
+/// ```text
+/// maximise   z
+/// subject to sum_j g_cj + sum_{groups G ∋ c} partners_c(G) sum_j h_Gj <= s_c     weight |c|
+///            z <= ( sum_j T_cj g_cj + sum_G partners_c(G) sum_j T^G_cj h_Gj ) / (w_c prop_c)
+///                                                                                weight |c|
+///            sum_c |c| g_cj + sum_G |G| h_Gj <= n_j                              weight 1
+///            g_cj >= 0 (weight |c|),  h_Gj >= 0 (weight |G|, the pairs in G)
+/// ```
+///
+/// with g_cj each job's GPUs alone in class c and h_Gj each pair's GPUs in group G: the per-job
+/// program on the subspace where twins hold the same, each row weighted by the rows it merges.
+fn merged_program(inst: &Instance, cap: &[f64], twins: &Twins) -> Result<PackedAllocation, String> {
+    let (k, classes) = (inst.types(), twins.size.len());
+    let mut first = vec![usize::MAX; classes];
+    for (i, &c) in twins.class_of.iter().enumerate().rev() {
+        first[c] = i;
+    }
+    let mut lp = WeightedLp::default();
+    let g: Vec<Vec<usize>> = twins
+        .size
+        .iter()
+        .map(|&size| (0..k).map(|_| lp.var(0.0, size as f64)).collect())
+        .collect();
+    let h: Vec<Vec<usize>> = twins
+        .groups
+        .iter()
+        .map(|group| (0..k).map(|_| lp.var(0.0, group.pairs as f64)).collect())
+        .collect();
+    let z = lp.var(-1.0, 1.0);
+    for (c, &i) in first.iter().enumerate() {
+        let weight = twins.size[c] as f64;
+        let scale = normalising_scale(inst, i).map_err(|e| e.to_string())?;
+        let mut time: Vec<(usize, f64)> = g[c].iter().map(|&v| (v, 1.0)).collect();
+        let mut level: Vec<(usize, f64)> = (0..k)
+            .map(|j| (g[c][j], -scale * inst.throughput[i][j]))
+            .collect();
+        for (group, vars) in twins.groups.iter().zip(&h) {
+            let Some((partners, throughput)) = group.partners_of(c, &twins.size) else {
+                continue;
+            };
+            for (&v, t) in vars.iter().zip(throughput) {
+                time.push((v, partners));
+                level.push((v, -scale * partners * t));
+            }
+        }
+        lp.le(&time, cap[i], weight);
+        level.push((z, 1.0));
+        lp.le(&level, 0.0, weight);
+    }
+    for j in 0..k {
+        let mut row: Vec<(usize, f64)> = (0..classes)
+            .map(|c| (g[c][j], twins.size[c] as f64))
+            .collect();
+        row.extend(
+            twins
+                .groups
+                .iter()
+                .zip(&h)
+                .map(|(group, vars)| (vars[j], group.pairs as f64)),
+        );
+        lp.le(&row, inst.count[j], 1.0);
+    }
+    let x = lp.minimise()?;
+    let value = |v: usize| significant(x[v].max(0.0));
+    Ok(PackedAllocation {
+        alone: Allocation {
+            gpus: twins
+                .class_of
+                .iter()
+                .map(|&c| g[c].iter().map(|&v| value(v)).collect())
+                .collect(),
+        },
+        pairs: twins
+            .group_of
+            .iter()
+            .map(|&group| h[group].iter().map(|&v| value(v)).collect())
+            .collect(),
+        level: x[z],
+    })
+}
+
+/// The program per job, by clarabel (Gavel's variables, every pair on every type).
+fn per_job_program(
+    inst: &Instance,
+    pairs: &[CoLocation],
+    cap: &[f64],
+) -> Result<PackedAllocation, PolicyError> {
     let (n, k) = (inst.tenants(), inst.types());
     let mut program = ConeProgram::with_base_constraints(inst);
     program.whole_capacity_rows();
@@ -570,5 +808,218 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Jobs drawn from a few models (a model's rates, cap and co-located rates shared by its
+    /// jobs, as in Gavel's traces): the instance, its pairs (every same-cap pair whose models
+    /// run together on some type) and each job's model.
+    fn jobs_of_models(rng: &mut rand::rngs::StdRng) -> (Instance, Vec<CoLocation>, Vec<usize>) {
+        use rand::Rng;
+        let types = rng.random_range(2..=3);
+        let models = rng.random_range(2..=4);
+        let jobs = rng.random_range(4..=12);
+        let names: Vec<String> = (0..types).map(|j| format!("t{j}")).collect();
+        let counts: Vec<(&str, u32)> = names
+            .iter()
+            .map(|n| (n.as_str(), rng.random_range(1..=6)))
+            .collect();
+        let rates: Vec<Vec<f64>> = (0..models)
+            .map(|_| (0..types).map(|_| rng.random_range(0.1..5.0)).collect())
+            .collect();
+        let caps: Vec<f64> = (0..models)
+            .map(|_| f64::from(rng.random_range(1..=2)))
+            .collect();
+        // Model m's share of its rate next to m2 on type j (0 where the two do not run
+        // together, the same both ways for a model with itself).
+        let mut draw = |p: f64| -> Vec<Vec<Vec<f64>>> {
+            (0..models)
+                .map(|_| {
+                    (0..models)
+                        .map(|_| (0..types).map(|_| rng.random_range(p..0.9)).collect())
+                        .collect()
+                })
+                .collect()
+        };
+        let (share, runs) = (draw(0.3), draw(0.0));
+        let together = |m: usize, m2: usize, j: usize| {
+            if runs[m.min(m2)][m.max(m2)][j] < 0.18 {
+                0.0
+            } else {
+                share[m][m2][j]
+            }
+        };
+        let model: Vec<usize> = (0..jobs).map(|_| rng.random_range(0..models)).collect();
+        let spec: Vec<(&[f64], Option<f64>, Option<f64>)> = model
+            .iter()
+            .map(|&m| (rates[m].as_slice(), Some(caps[m]), None))
+            .collect();
+        let inst = test_instance(&counts, &spec);
+        let mut pairs = Vec::new();
+        for a in 0..jobs {
+            for b in a + 1..jobs {
+                let (ma, mb) = (model[a], model[b]);
+                if caps[ma] != caps[mb] || (0..types).all(|j| together(ma, mb, j) == 0.0) {
+                    continue;
+                }
+                let throughput = (0..types)
+                    .map(|j| {
+                        (
+                            rates[ma][j] * together(ma, mb, j),
+                            rates[mb][j] * together(mb, ma, j),
+                        )
+                    })
+                    .collect();
+                pairs.push(CoLocation { a, b, throughput });
+            }
+        }
+        (inst, pairs, model)
+    }
+
+    /// Six jobs of three models (3, 2 and 1 jobs), every pair offered: three classes, and the
+    /// pairs in five groups (a class of one has no pair inside). Any pair missing, listed
+    /// twice, or with a throughput unlike its group's, and the program is solved per job.
+    #[test]
+    fn twins_are_merged_only_when_every_pair_between_two_classes_is_alike() {
+        let rates: [&[f64]; 3] = [&[1.0, 2.0], &[3.0, 1.0], &[2.0, 2.0]];
+        let model = [0, 1, 0, 2, 1, 0];
+        let spec: Vec<(&[f64], Option<f64>, Option<f64>)> =
+            model.iter().map(|&m| (rates[m], Some(1.0), None)).collect();
+        let inst = test_instance(&[("a", 2), ("b", 3)], &spec);
+        let rate = |m: usize, other: usize| 0.5 + 0.1 * m as f64 + 0.01 * other as f64;
+        let mut pairs = Vec::new();
+        for a in 0..6 {
+            for b in a + 1..6 {
+                let (ma, mb) = (model[a], model[b]);
+                pairs.push(CoLocation {
+                    a,
+                    b,
+                    throughput: vec![(rate(ma, mb), rate(mb, ma)); 2],
+                });
+            }
+        }
+        let twins = Twins::classes(&inst, &pairs).expect("twins");
+        assert_eq!(twins.class_of, vec![0, 1, 0, 2, 1, 0]);
+        assert_eq!(twins.size, vec![3, 2, 1]);
+        let mut groups: Vec<((usize, usize), usize)> =
+            twins.groups.iter().map(|g| (g.ends, g.pairs)).collect();
+        groups.sort_unstable();
+        assert_eq!(
+            groups,
+            vec![
+                ((0, 0), 3),
+                ((0, 1), 6),
+                ((0, 2), 3),
+                ((1, 1), 1),
+                ((1, 2), 2)
+            ]
+        );
+        // A job of class 0 has 2 partners in its own class and 2 in class 1.
+        let inside = twins.groups.iter().find(|g| g.ends == (0, 0)).unwrap();
+        assert_eq!(inside.partners_of(0, &twins.size).unwrap().0, 2.0);
+        let across = twins.groups.iter().find(|g| g.ends == (0, 1)).unwrap();
+        assert_eq!(across.partners_of(0, &twins.size).unwrap().0, 2.0);
+        assert_eq!(across.partners_of(1, &twins.size).unwrap().0, 3.0);
+        assert!(across.partners_of(2, &twins.size).is_none());
+
+        let mut missing = pairs.clone();
+        missing.remove(4);
+        assert!(Twins::classes(&inst, &missing).is_none());
+        let mut twice = pairs.clone();
+        twice[4] = twice[3].clone();
+        assert!(Twins::classes(&inst, &twice).is_none());
+        let mut unlike = pairs.clone();
+        unlike[0].throughput[1].0 += 0.01;
+        assert!(Twins::classes(&inst, &unlike).is_none());
+        // Jobs 0 and 2 (one model) sharing at unequal rates cannot be swapped.
+        let mut lopsided = pairs.clone();
+        let k = lopsided.iter().position(|p| (p.a, p.b) == (0, 2)).unwrap();
+        lopsided[k].throughput[0] = (0.5, 0.6);
+        assert!(Twins::classes(&inst, &lopsided).is_none());
+        assert_eq!(Twins::of(&inst, &lopsided).size, vec![1; 6]);
+    }
+
+    /// The merged program ends where the per-job program on the same interior point ends (the
+    /// reason for merging: one central path), on 30 random scenarios of jobs from a few models:
+    /// every job's GPUs alone and every pair's, to 1e-6 GPUs, and the level. Its level is the
+    /// simplex's to 1e-6, and its answer meets every row of the per-job program, recomputed
+    /// here from the program's statement. Twins hold exactly the same.
+    #[test]
+    fn merged_program_ends_where_the_per_job_program_does() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(29);
+        let mut merged_some = 0;
+        for case in 0..30 {
+            let (inst, pairs, model) = jobs_of_models(&mut rng);
+            let cap = checked_caps(&inst, &pairs).unwrap();
+            let twins = Twins::of(&inst, &pairs);
+            merged_some += usize::from(twins.size.len() < inst.tenants());
+            let merged = merged_program(&inst, &cap, &twins).unwrap();
+            let per_job = merged_program(&inst, &cap, &Twins::none(&inst, &pairs)).unwrap();
+            let exact = max_min_packed(&inst, &pairs).unwrap();
+            let near = |a: f64, b: f64| (a - b).abs() <= 1e-6;
+            assert!(near(merged.level, per_job.level), "case {case}");
+            assert!(
+                (merged.level - exact.level).abs() <= 1e-6 * exact.level,
+                "case {case}: {} vs {}",
+                merged.level,
+                exact.level
+            );
+            for (i, (g, h)) in merged
+                .alone
+                .gpus
+                .iter()
+                .zip(&per_job.alone.gpus)
+                .enumerate()
+            {
+                for (a, b) in g.iter().zip(h) {
+                    assert!(near(*a, *b), "case {case} job {i}: {g:?} vs {h:?}");
+                }
+            }
+            for (p, (g, h)) in merged.pairs.iter().zip(&per_job.pairs).enumerate() {
+                for (a, b) in g.iter().zip(h) {
+                    assert!(near(*a, *b), "case {case} pair {p}: {g:?} vs {h:?}");
+                }
+            }
+            for a in 0..model.len() {
+                for b in 0..model.len() {
+                    if model[a] == model[b] {
+                        assert_eq!(merged.alone.gpus[a], merged.alone.gpus[b], "case {case}");
+                    }
+                }
+            }
+            // Rows of the per-job program, from its statement.
+            let (g, h) = (&merged.alone.gpus, &merged.pairs);
+            let slack = 1e-6;
+            let total: f64 = inst.count.iter().sum();
+            for j in 0..inst.types() {
+                let used: f64 =
+                    g.iter().map(|gi| gi[j]).sum::<f64>() + h.iter().map(|hp| hp[j]).sum::<f64>();
+                assert!(used <= inst.count[j] + slack, "case {case} type {j}");
+            }
+            for i in 0..inst.tenants() {
+                let mut time: f64 = g[i].iter().sum();
+                let mut steps: f64 = (0..inst.types())
+                    .map(|j| inst.throughput[i][j] * g[i][j])
+                    .sum();
+                for (p, hp) in pairs.iter().zip(h) {
+                    for (&(ta, tb), &x) in p.throughput.iter().zip(hp) {
+                        if p.a == i || p.b == i {
+                            time += x;
+                            steps += if p.a == i { ta } else { tb } * x;
+                        }
+                    }
+                }
+                assert!(time <= cap[i] + slack, "case {case} job {i}: {time}");
+                let prop: f64 = (0..inst.types())
+                    .map(|j| inst.throughput[i][j] * inst.count[j])
+                    .sum::<f64>()
+                    / total;
+                assert!(
+                    steps / prop >= exact.level * (1.0 - slack),
+                    "case {case} job {i}"
+                );
+            }
+        }
+        assert!(merged_some >= 25, "{merged_some} of 30 cases had twins");
     }
 }
