@@ -65,14 +65,18 @@ impl WeightedLp {
         self.weight.push(weight);
     }
 
-    /// The point where the path stops: x, once the residuals and the gap are within
-    /// [`TOLERANCE`] (relative to the data's size), or a message saying how it ended.
+    /// The point where the path stops, once the residuals and the gap are within [`TOLERANCE`]
+    /// (relative to the data's size), or a message saying how it ended. Each x_v is read from
+    /// its bound's slack, so it is > 0.
     pub fn minimise(&self) -> Result<Vec<f64>, String> {
         let mut state = State::start(self);
         for _ in 0..MAX_ITERATIONS {
             let residuals = state.residuals(self);
             if residuals.converged(self) {
-                return Ok(state.x);
+                // Each x_v >= 0 row's slack, which equals x_v to the tolerance and is > 0: an
+                // interior point's crumbs stay crumbs, never -1e-11.
+                state.s.truncate(self.vars());
+                return Ok(state.s);
             }
             let normal = Normal::factor(self, &state);
             // Predictor: the affine step (sigma = 0).

@@ -21,6 +21,7 @@ mod nash_welfare;
 mod oef_coop;
 mod oef_noncoop;
 mod partial_allocation;
+mod twins;
 
 pub use crate::co_location::CoLocation;
 pub use base::scale_factor;
