@@ -20,8 +20,8 @@
 //! reduces to the rows other than bounds: `K = W_c + A_c W_B A_c'` (W = s / y), dense, factored
 //! by Cholesky. That suits programs of at most a few hundred rows and any number of variables.
 //! There are no free variables: bordering K with one (a max-min level, say) lost the step's
-//! accuracy near the end, where K spans twenty orders of magnitude, and the path stalled; a
-//! level is >= 0 anyway, and its bound's barrier term vanishes with mu.
+//! accuracy near the end, where K spans twenty orders of magnitude, and the path stalled even
+//! with the step refined; a level is >= 0 anyway, and its bound's barrier term vanishes with mu.
 
 /// The program, built variable by variable and row by row.
 #[derive(Debug, Default)]
@@ -41,8 +41,6 @@ const TOLERANCE: f64 = 1e-8;
 const MAX_ITERATIONS: usize = 100;
 /// How close to the boundary a step goes.
 const STEP_FRACTION: f64 = 0.99;
-/// Most refinements of a Newton step.
-const REFINEMENTS: usize = 3;
 
 impl WeightedLp {
     /// A new variable x >= 0 of cost `cost`, its bound of weight `bound`.
@@ -251,59 +249,18 @@ impl Normal {
     }
 
     /// Solves [0 A'; A -W] [dx; dy] = [p; q] with p = -r_d, q = -r_p + r_c / y, then
-    /// ds = -(r_c + s dy) / y. Near the end W spans twenty orders of magnitude and the reduced
-    /// system loses digits, so the solution is refined against the full system (at most
-    /// [`REFINEMENTS`] times, while its residual shrinks).
+    /// ds = -(r_c + s dy) / y. (Refining the solution against the full system changed nothing
+    /// on Gavel's traces once the program had no free variable, so it is not done.)
     fn step(&self, lp: &WeightedLp, st: &State, res: &Residuals, r_c: &[f64]) -> Step {
         let p: Vec<f64> = res.dual.iter().map(|d| -d).collect();
         let q: Vec<f64> = (0..st.s.len())
             .map(|r| -res.primal[r] + r_c[r] / st.y[r])
             .collect();
-        let (mut dx, mut dy) = self.solve_kkt(lp, &p, &q);
-        let mut error = self.kkt_residual(lp, &p, &q, &dx, &dy);
-        for _ in 0..REFINEMENTS {
-            let size = norm_inf(&error.0).max(norm_inf(&error.1));
-            if size <= 1e-14 * (1.0 + norm_inf(&p).max(norm_inf(&q))) {
-                break;
-            }
-            let (cx, cy) = self.solve_kkt(lp, &error.0, &error.1);
-            let (tx, ty): (Vec<f64>, Vec<f64>) = (
-                dx.iter().zip(&cx).map(|(a, b)| a + b).collect(),
-                dy.iter().zip(&cy).map(|(a, b)| a + b).collect(),
-            );
-            let next = self.kkt_residual(lp, &p, &q, &tx, &ty);
-            if norm_inf(&next.0).max(norm_inf(&next.1)) >= size {
-                break;
-            }
-            (dx, dy, error) = (tx, ty, next);
-        }
+        let (dx, dy) = self.solve_kkt(lp, &p, &q);
         let ds: Vec<f64> = (0..st.s.len())
             .map(|r| -(r_c[r] + st.s[r] * dy[r]) / st.y[r])
             .collect();
         Step { dx, ds, dy }
-    }
-
-    /// [p; q] - [0 A'; A -W] [dx; dy], where A's first rows are -I (the bounds).
-    fn kkt_residual(
-        &self,
-        lp: &WeightedLp,
-        p: &[f64],
-        q: &[f64],
-        dx: &[f64],
-        dy: &[f64],
-    ) -> (Vec<f64>, Vec<f64>) {
-        let n = lp.vars();
-        let mut ex = p.to_vec();
-        let mut ey: Vec<f64> = (0..q.len()).map(|r| q[r] + self.w[r] * dy[r]).collect();
-        for (v, col) in lp.column.iter().enumerate() {
-            ex[v] += dy[v];
-            ey[v] += dx[v];
-            for &(r, a) in col {
-                ex[v] -= a * dy[n + r];
-                ey[n + r] -= a * dx[v];
-            }
-        }
-        (ex, ey)
     }
 
     /// [0 A'; A -W] [dx; dy] = [p; q] through K. A bound row gives dy_v = -(q_v + dx_v) / W_v;

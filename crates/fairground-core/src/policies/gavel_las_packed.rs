@@ -18,7 +18,7 @@
 //! job. Without pairs this is [`super::GavelLas`]'s program.
 
 use super::gavel::proportional_throughput;
-use super::interior::{allocation_of, significant, ConeProgram};
+use super::interior::significant;
 use super::twins::Twins;
 use super::{Policy, PolicyError, PolicyInfo, Solution};
 use crate::barrier::WeightedLp;
@@ -136,15 +136,15 @@ fn check_pairs(inst: &Instance, pairs: &[CoLocation]) -> Result<(), PolicyError>
 /// places, so its central path treats them alike, and it is solved over classes of twins
 /// ([`Twins`], [`crate::barrier`]): one variable per class and type, one per pair of classes and
 /// type, rows weighted by how many rows each stands for. At 100 jobs of 25 models that is 25
-/// classes for 100 jobs and about 325 pair variables per type for 4,950. Should that solve fail,
-/// the program is solved per job by clarabel.
+/// classes for 100 jobs and about 325 pair variables per type for 4,950. (It was solved per job
+/// by clarabel before, with the same JCTs to 0.7% and 5x the time: BENCHMARKS.md.)
 pub fn max_min_packed_interior(
     inst: &Instance,
     pairs: &[CoLocation],
 ) -> Result<PackedAllocation, PolicyError> {
     let cap = checked_caps(inst, pairs)?;
     merged_program(inst, &cap, &Twins::of(inst, pairs))
-        .or_else(|_| per_job_program(inst, pairs, &cap))
+        .map_err(|e| PolicyError::Solver(format!("space sharing: {e}")))
 }
 
 /// The program over classes of twins, by [`crate::barrier`]:
@@ -222,59 +222,6 @@ fn merged_program(inst: &Instance, cap: &[f64], twins: &Twins) -> Result<PackedA
             .group_of
             .iter()
             .map(|&group| h[group].iter().map(|&v| value(v)).collect())
-            .collect(),
-        level: x[z],
-    })
-}
-
-/// The program per job, by clarabel (Gavel's variables, every pair on every type).
-fn per_job_program(
-    inst: &Instance,
-    pairs: &[CoLocation],
-    cap: &[f64],
-) -> Result<PackedAllocation, PolicyError> {
-    let (n, k) = (inst.tenants(), inst.types());
-    let mut program = ConeProgram::with_base_constraints(inst);
-    program.whole_capacity_rows();
-    // The base's rows: g >= 0 (n k of them), then each tenant's cap, s_i, in tenant order.
-    let time_row = |i: usize| n * k + i;
-    debug_assert_eq!(program.b.len(), n * k + cap.len());
-    // h_pj after the g_ij, then z.
-    let h = |p: usize, j: usize| n * k + p * k + j;
-    let z = n * k + pairs.len() * k;
-    let mut terms: Vec<Vec<(usize, f64)>> = (0..n)
-        .map(|i| (0..k).map(|j| (i * k + j, inst.throughput[i][j])).collect())
-        .collect();
-    for (p, pair) in pairs.iter().enumerate() {
-        for (j, &(ta, tb)) in pair.throughput.iter().enumerate() {
-            let row = program.b.len();
-            program.entry(row, h(p, j), -1.0); // h_pj >= 0
-            program.b.push(0.0);
-            program.entry(time_row(pair.a), h(p, j), 1.0);
-            program.entry(time_row(pair.b), h(p, j), 1.0);
-            program.add_to_capacity(j, h(p, j));
-            terms[pair.a].push((h(p, j), ta));
-            terms[pair.b].push((h(p, j), tb));
-        }
-    }
-    // z <= u_i / (w_i prop_i) for every tenant.
-    for (i, row) in terms.iter().enumerate() {
-        let scale = normalising_scale(inst, i)?;
-        let r = program.b.len();
-        for &(col, t) in row.iter().filter(|&&(_, t)| t != 0.0) {
-            program.entry(r, col, -t * scale);
-        }
-        program.entry(r, z, 1.0);
-        program.b.push(0.0);
-    }
-    program.close_nonnegative();
-    let mut c = vec![0.0; z + 1];
-    c[z] = -1.0;
-    let x = program.minimise(&c, "space sharing")?;
-    Ok(PackedAllocation {
-        alone: allocation_of(inst, &x),
-        pairs: (0..pairs.len())
-            .map(|p| (0..k).map(|j| significant(x[h(p, j)].max(0.0))).collect())
             .collect(),
         level: x[z],
     })

@@ -1,7 +1,9 @@
 //! Gavel's simulator solves its policies' programs with ECOS, an interior-point method, and uses
 //! the answer as it is. Where that answer decides what the simulator does (which optimum among
 //! many, and the crumbs an interior point leaves on every variable), the simulator here solves
-//! the same program the same way, with clarabel. This module is what those solves share.
+//! the same program the same way: with clarabel (FTF's cones, min-makespan), or, for the LPs
+//! whose jobs come in twins (max-sum, space sharing), with [`crate::barrier`] over classes of
+//! twins. This module is what the clarabel solves share, and the rounding all of them use.
 
 use super::PolicyError;
 use crate::{Allocation, Instance};
@@ -22,8 +24,6 @@ pub(super) struct ConeProgram {
     coned: usize,
     /// Each type's capacity row (its g columns, n_j), added when solving (see `minimise`).
     capacity: Vec<(Vec<usize>, f64)>,
-    /// Whether capacity rows go through block sums (see `add_capacity_rows`).
-    blocks: bool,
 }
 
 impl ConeProgram {
@@ -39,7 +39,6 @@ impl ConeProgram {
             cones: Vec::new(),
             coned: 0,
             capacity: Vec::new(),
-            blocks: true,
         };
         for v in 0..n * k {
             p.entry(p.b.len(), v, -1.0);
@@ -56,22 +55,6 @@ impl ConeProgram {
                 .push(((0..n).map(|i| i * k + j).collect(), inst.count[j]));
         }
         p
-    }
-
-    /// Column `col` (a program's own) takes GPUs of type `j` too: it joins that type's
-    /// capacity row.
-    pub fn add_to_capacity(&mut self, j: usize, col: usize) {
-        self.capacity[j].0.push(col);
-    }
-
-    /// Capacity rows written whole, not through block sums. For a program whose other rows
-    /// already tie every column to a few tenant rows (space sharing: a pair's column is in two
-    /// jobs' time and level rows), block rows only add fill: each gathers columns of unrelated
-    /// tenants, and eliminating them makes the tenants' rows one dense block several times
-    /// larger. A whole row is longer than clarabel's dense-row threshold and is ordered last.
-    /// Space sharing at 100 jobs: 250 ms a solve with blocks, 130 ms without.
-    pub fn whole_capacity_rows(&mut self) {
-        self.blocks = false;
     }
 
     /// Adds `x` at (row, column) of A.
@@ -100,7 +83,7 @@ impl ConeProgram {
     /// barrier term, so the central path is the same), and the row over the block sums. A row
     /// over every tenant is a dense row of the KKT system, which its AMD ordering (clarabel
     /// treats a row as dense only past 15 sqrt(size)) took a third of the solve time to order
-    /// around; blocks cut max-sum's 1,000-job run from 6.0 s to 4.1 s.
+    /// around; blocks cut max-sum's 1,000-job run from 6.0 s to 4.1 s (when max-sum was solved here).
     fn add_capacity_rows(&mut self, c: &mut Vec<f64>) {
         let capacity = std::mem::take(&mut self.capacity);
         if capacity.is_empty() {
@@ -108,11 +91,7 @@ impl ConeProgram {
         }
         let mut sums: Vec<Vec<usize>> = Vec::with_capacity(capacity.len());
         for (cols, _) in &capacity {
-            let block = if self.blocks {
-                (cols.len() as f64).sqrt().ceil().max(1.0) as usize
-            } else {
-                cols.len().max(1)
-            };
+            let block = (cols.len() as f64).sqrt().ceil().max(1.0) as usize;
             let mut mine = Vec::new();
             for chunk in cols.chunks(block) {
                 let sum = c.len();
