@@ -1,6 +1,7 @@
 use super::gavel_las::{max_min_solution, spread_max_min};
+use super::twins::{self, Twins};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
-use crate::Instance;
+use crate::{Allocation, Instance};
 
 /// Gavel's heterogeneity-agnostic max-min fairness: LAS with every T_ij = 1 (so prop_i = 1):
 ///
@@ -40,5 +41,106 @@ impl Policy for GavelLasAgnostic {
             allocation: spread_max_min(inst, &rates, vertex.objective)?,
             ..vertex
         })
+    }
+}
+
+/// The agnostic max-min as Gavel's simulator gets it: an interior point's answer (ECOS there),
+/// near the centre of the optima, each job's GPU-time spread over the types, solved over
+/// classes of twin jobs ([`Twins`], [`crate::barrier`]; the program does not read throughputs,
+/// so jobs of one scale factor and weight are twins):
+///
+/// ```text
+/// maximise   z
+/// subject to z <= sum_j g_cj / w_c      weight |c|
+///            base constraints           (twins::base_program)
+/// ```
+///
+/// The simulator's `gavel-las-agnostic` uses it; `solve` keeps the canonical optimum
+/// ([`spread_max_min`]), which is exact and the same every time.
+pub fn interior_agnostic(inst: &Instance) -> Result<Allocation, PolicyError> {
+    // Blind to throughputs, jobs of one cap and weight are twins, whatever their model.
+    let mut blind = inst.clone();
+    blind.throughput.iter_mut().flatten().for_each(|t| *t = 1.0);
+    over_twins(inst, &Twins::of(&blind, &[]))
+        .map_err(|e| PolicyError::Solver(format!("agnostic max-min: {e}")))
+}
+
+fn over_twins(inst: &Instance, classes: &Twins) -> Result<Allocation, String> {
+    let (mut lp, g) = twins::base_program(inst, classes, |_, _| 0.0);
+    let z = lp.var(-1.0, 1.0);
+    for ((&i, &size), vars) in classes.first().iter().zip(&classes.size).zip(&g) {
+        let mut row: Vec<(usize, f64)> = vars.iter().map(|&v| (v, -1.0 / inst.weight[i])).collect();
+        row.push((z, 1.0));
+        lp.le(&row, 0.0, size as f64);
+    }
+    let x = lp.minimise()?;
+    Ok(twins::allocation_of(inst, classes, &g, &x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 30 random clusters of jobs of caps 1, 2 or 4 and random rates: the interior answer over
+    /// twins (jobs of one cap, any rates) is the per-job program's on the same solver (every
+    /// g_ij to 1e-6 GPUs), its level min_i sum_j g_ij is the simplex's max-min level to 1e-6,
+    /// it keeps capacity and caps (recomputed here), and jobs of one cap hold the same.
+    #[test]
+    fn interior_answer_over_twins_is_the_per_job_answer_at_the_max_min_level() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for case in 0..30 {
+            let types = rng.random_range(2..=3);
+            let jobs = rng.random_range(3..=14);
+            let rates: Vec<Vec<f64>> = (0..jobs)
+                .map(|_| (0..types).map(|_| rng.random_range(0.1..5.0)).collect())
+                .collect();
+            let caps: Vec<f64> = (0..jobs)
+                .map(|_| f64::from(1u32 << rng.random_range(0..3)))
+                .collect();
+            let names: Vec<String> = (0..types).map(|j| format!("t{j}")).collect();
+            let counts: Vec<(&str, u32)> = names
+                .iter()
+                .map(|n| (n.as_str(), rng.random_range(1..=8)))
+                .collect();
+            let spec: Vec<(&[f64], Option<f64>, Option<f64>)> = rates
+                .iter()
+                .zip(&caps)
+                .map(|(r, &c)| (r.as_slice(), Some(c), None))
+                .collect();
+            let inst = crate::policies::test_instance(&counts, &spec);
+            let merged = interior_agnostic(&inst).unwrap().gpus;
+            let per_job = over_twins(&inst, &Twins::none(&inst, &[])).unwrap().gpus;
+            for (a, b) in merged.iter().flatten().zip(per_job.iter().flatten()) {
+                assert!(
+                    (a - b).abs() <= 1e-6,
+                    "case {case}: {merged:?} vs {per_job:?}"
+                );
+            }
+            let level = merged
+                .iter()
+                .map(|g| g.iter().sum::<f64>())
+                .fold(f64::INFINITY, f64::min);
+            let exact = GavelLasAgnostic.solve(&inst).unwrap().objective;
+            assert!(
+                (level - exact).abs() <= 1e-6 * exact,
+                "case {case}: {level} vs {exact}"
+            );
+            for j in 0..types {
+                let used: f64 = merged.iter().map(|g| g[j]).sum();
+                assert!(used <= inst.count[j] + 1e-6, "case {case} type {j}");
+            }
+            for (i, g) in merged.iter().enumerate() {
+                assert!(
+                    g.iter().sum::<f64>() <= caps[i] + 1e-6,
+                    "case {case} job {i}"
+                );
+                for (k, h) in merged.iter().enumerate() {
+                    if caps[i] == caps[k] {
+                        assert_eq!(g, h, "case {case}: jobs {i} and {k}");
+                    }
+                }
+            }
+        }
     }
 }

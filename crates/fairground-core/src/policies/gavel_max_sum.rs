@@ -1,9 +1,7 @@
 use super::base::AllocationLp;
 use super::canonical::spread_optimum;
-use super::interior::significant;
-use super::twins::Twins;
+use super::twins::{self, Twins};
 use super::{Policy, PolicyError, PolicyInfo, Solution};
-use crate::barrier::WeightedLp;
 use crate::lp::Lp;
 use crate::Instance;
 
@@ -74,50 +72,11 @@ pub fn interior_max_sum(inst: &Instance) -> Result<crate::Allocation, PolicyErro
         .map_err(|e| PolicyError::Solver(format!("max-sum: {e}")))
 }
 
-/// The max-sum program over classes of twins, g_cj each job's GPUs in class c:
-///
-/// ```text
-/// minimise   - sum_c |c| sum_j T_cj g_cj
-/// subject to sum_j g_cj <= s_c              (weight |c|; capped classes)
-///            sum_c |c| g_cj <= n_j          (weight 1)
-///            g_cj >= 0                      (weight |c|)
-/// ```
-fn over_twins(inst: &Instance, twins: &Twins) -> Result<crate::Allocation, String> {
-    let k = inst.types();
-    let first = twins.first();
-    let mut lp = WeightedLp::default();
-    let g: Vec<Vec<usize>> = first
-        .iter()
-        .zip(&twins.size)
-        .map(|(&i, &size)| {
-            let size = size as f64;
-            (0..k)
-                .map(|j| lp.var(-size * inst.throughput[i][j], size))
-                .collect()
-        })
-        .collect();
-    for ((&i, &size), vars) in first.iter().zip(&twins.size).zip(&g) {
-        if let Some(cap) = inst.cap[i] {
-            let row: Vec<(usize, f64)> = vars.iter().map(|&v| (v, 1.0)).collect();
-            lp.le(&row, cap, size as f64);
-        }
-    }
-    for j in 0..k {
-        let row: Vec<(usize, f64)> = g
-            .iter()
-            .zip(&twins.size)
-            .map(|(vars, &size)| (vars[j], size as f64))
-            .collect();
-        lp.le(&row, inst.count[j], 1.0);
-    }
+/// The max-sum program over classes of twins: [`twins::base_program`] at cost -T_ij per job.
+fn over_twins(inst: &Instance, classes: &Twins) -> Result<crate::Allocation, String> {
+    let (lp, g) = twins::base_program(inst, classes, |i, j| -inst.throughput[i][j]);
     let x = lp.minimise()?;
-    let mut allocation = crate::Allocation::zeros(inst.tenants(), k);
-    for (row, &c) in allocation.gpus.iter_mut().zip(&twins.class_of) {
-        for (gij, &v) in row.iter_mut().zip(&g[c]) {
-            *gij = significant(x[v].max(0.0));
-        }
-    }
-    Ok(allocation)
+    Ok(twins::allocation_of(inst, classes, &g, &x))
 }
 
 #[cfg(test)]

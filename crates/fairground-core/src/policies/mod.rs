@@ -32,7 +32,7 @@ pub use gavel_fifo::GavelFifo;
 pub use gavel_ftf::{finish_time_fairness, finish_time_fairness_interior, FtfHistory, GavelFtf};
 pub use gavel_hierarchical::GavelHierarchical;
 pub use gavel_las::GavelLas;
-pub use gavel_las_agnostic::GavelLasAgnostic;
+pub use gavel_las_agnostic::{interior_agnostic, GavelLasAgnostic};
 pub use gavel_las_incremental::{ClassShares, IncrementalLas};
 pub use gavel_las_packed::{
     max_min_packed, max_min_packed_interior, GavelLasPacked, PackedAllocation,

@@ -3,8 +3,10 @@
 //! interior point's central path gives both the same, and the program can be solved over classes
 //! of twins with each row weighted by how many it stands for ([`crate::barrier`]).
 
+use super::interior::significant;
+use crate::barrier::WeightedLp;
 use crate::co_location::CoLocation;
-use crate::Instance;
+use crate::{Allocation, Instance};
 
 /// Classes of twins: tenants with the same throughputs, cap and weight, which every pair treats
 /// alike. `groups` are the pairs by the classes of their two jobs. Found only when the pairs
@@ -151,6 +153,60 @@ impl Twins {
             group_of,
         })
     }
+}
+
+/// The base constraints of a per-job program over classes of twins (no pairs), g_cj each job's
+/// GPUs of type j in class c, of cost `cost(i, j)` per job (i the class's first tenant):
+///
+/// ```text
+/// sum_j g_cj <= s_c          weight |c|, capped classes
+/// sum_c |c| g_cj <= n_j      weight 1
+/// g_cj >= 0                  weight |c|, cost |c| cost(i, j)
+/// ```
+///
+/// Returns the program, to add a policy's own rows to, and the variables g[c][j].
+pub fn base_program(
+    inst: &Instance,
+    twins: &Twins,
+    cost: impl Fn(usize, usize) -> f64,
+) -> (WeightedLp, Vec<Vec<usize>>) {
+    let k = inst.types();
+    let mut lp = WeightedLp::default();
+    let first = twins.first();
+    let g: Vec<Vec<usize>> = first
+        .iter()
+        .zip(&twins.size)
+        .map(|(&i, &size)| {
+            let size = size as f64;
+            (0..k).map(|j| lp.var(size * cost(i, j), size)).collect()
+        })
+        .collect();
+    for ((&i, &size), vars) in first.iter().zip(&twins.size).zip(&g) {
+        if let Some(cap) = inst.cap[i] {
+            let row: Vec<(usize, f64)> = vars.iter().map(|&v| (v, 1.0)).collect();
+            lp.le(&row, cap, size as f64);
+        }
+    }
+    for j in 0..k {
+        let row: Vec<(usize, f64)> = g
+            .iter()
+            .zip(&twins.size)
+            .map(|(vars, &size)| (vars[j], size as f64))
+            .collect();
+        lp.le(&row, inst.count[j], 1.0);
+    }
+    (lp, g)
+}
+
+/// Every tenant's GPUs from a solved [`base_program`]'s x: its class's, to 8 significant digits.
+pub fn allocation_of(inst: &Instance, twins: &Twins, g: &[Vec<usize>], x: &[f64]) -> Allocation {
+    let mut allocation = Allocation::zeros(inst.tenants(), inst.types());
+    for (row, &c) in allocation.gpus.iter_mut().zip(&twins.class_of) {
+        for (gij, &v) in row.iter_mut().zip(&g[c]) {
+            *gij = significant(x[v].max(0.0));
+        }
+    }
+    allocation
 }
 
 #[cfg(test)]

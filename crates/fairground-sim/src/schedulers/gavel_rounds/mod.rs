@@ -49,13 +49,14 @@ use std::collections::BTreeMap;
 /// scale factors; its allocation g_tj is shared equally in time by its active jobs,
 /// x_ij = g_tj / (m_t s_i) (scaled down so sum_j x_ij <= 1).
 ///
-/// For speed, policies whose objective is symmetric in identical jobs (LAS, agnostic LAS, water
+/// For speed, policies whose objective is symmetric in identical jobs (LAS, water
 /// filling, equal share) solve one party per job class — same model, scale factor and
 /// rates — with weight m and cap m s for its m jobs: averaging an optimal solution over the
 /// class's jobs keeps it feasible and optimal, so the optimum is the same while the LP has
 /// classes, not jobs, as rows. FTF and the isolated share depend on the job count and stay
-/// per job; so does max-sum, whose interior-point answer gives each job its own crumbs
-/// ([`policies::interior_max_sum`]).
+/// per job; so do max-sum and agnostic max-min, whose interior-point answers (Gavel's kind)
+/// come from the per-job program's central path, which core follows over classes of twin jobs
+/// itself ([`policies::interior_max_sum`], [`policies::interior_agnostic`]).
 ///
 /// For `gavel-las`, the class LP is built once over every class in the workload and re-solved
 /// warm as the classes' job counts change ([`IncrementalLas`], which adds cap rows as they
@@ -326,6 +327,8 @@ impl GavelRounds {
             "oef-coop" | "oef-noncoop" => Parties::Tenants,
             // gavel-max-sum: per job, as Gavel solves it ([`policies::interior_max_sum`]).
             "gavel-ftf" | "isolated" | "gavel-min-makespan" | "gavel-max-sum" => Parties::Jobs,
+            // gavel-las-agnostic: per job, by an interior point over twins, as for max-sum.
+            "gavel-las-agnostic" => Parties::Jobs,
             "gavel-fifo" => Parties::Queue,
             "gavel-hierarchical" => Parties::TenantClasses,
             _ => Parties::JobClasses,
@@ -511,10 +514,14 @@ impl GavelRounds {
             // points; `solve` takes the simplex path to the same canonical allocation).
             policies::min_makespan_interior(&inst)
                 .map_err(|e| SimError::Policy(format!("gavel-min-makespan: {e}")))?
-        } else if self.policy.name() == "gavel-max-sum" {
-            // As Gavel's simulator runs it: an interior point's answer, crumbs and all.
-            let allocation = policies::interior_max_sum(&inst)
-                .map_err(|e| SimError::Policy(format!("gavel-max-sum: {e}")))?;
+        } else if matches!(self.policy.name(), "gavel-max-sum" | "gavel-las-agnostic") {
+            // As Gavel's simulator runs them: an interior point's answer, crumbs and all.
+            let allocation = if self.policy.name() == "gavel-max-sum" {
+                policies::interior_max_sum(&inst)
+            } else {
+                policies::interior_agnostic(&inst)
+            }
+            .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?;
             policies::Solution {
                 allocation,
                 objective: f64::NAN,
