@@ -81,36 +81,20 @@ fn over_twins(inst: &Instance, classes: &Twins) -> Result<Allocation, String> {
 mod tests {
     use super::*;
 
-    /// 30 random clusters of jobs of caps 1, 2 or 4 and random rates: the interior answer over
-    /// twins (jobs of one cap, any rates) is the per-job program's on the same solver (every
-    /// g_ij to 1e-6 GPUs), its level min_i sum_j g_ij is the simplex's max-min level to 1e-6,
-    /// it keeps capacity and caps (recomputed here), and jobs of one cap hold the same.
+    /// 30 random clusters of jobs from a few models: the interior answer over twins (jobs of one
+    /// cap, whatever their model) is the per-job program's on the same solver (every g_ij to 1e-6
+    /// GPUs), its level min_i sum_j g_ij is the simplex's max-min level to 1e-6, it keeps
+    /// capacity and caps (recomputed here), and jobs of one cap hold the same.
     #[test]
     fn interior_answer_over_twins_is_the_per_job_answer_at_the_max_min_level() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         for case in 0..30 {
-            let types = rng.random_range(2..=3);
-            let jobs = rng.random_range(3..=14);
-            let rates: Vec<Vec<f64>> = (0..jobs)
-                .map(|_| (0..types).map(|_| rng.random_range(0.1..5.0)).collect())
-                .collect();
-            let caps: Vec<f64> = (0..jobs)
-                .map(|_| f64::from(1u32 << rng.random_range(0..3)))
-                .collect();
-            let names: Vec<String> = (0..types).map(|j| format!("t{j}")).collect();
-            let counts: Vec<(&str, u32)> = names
-                .iter()
-                .map(|n| (n.as_str(), rng.random_range(1..=8)))
-                .collect();
-            let spec: Vec<(&[f64], Option<f64>, Option<f64>)> = rates
-                .iter()
-                .zip(&caps)
-                .map(|(r, &c)| (r.as_slice(), Some(c), None))
-                .collect();
-            let inst = crate::policies::test_instance(&counts, &spec);
-            let merged = interior_agnostic(&inst).unwrap().gpus;
-            let per_job = over_twins(&inst, &Twins::none(&inst, &[])).unwrap().gpus;
+            let jobs = crate::policies::jobs_of_models(&mut rng);
+            let inst = &jobs.inst;
+            let cap = |i: usize| jobs.caps[jobs.model[i]];
+            let merged = interior_agnostic(inst).unwrap().gpus;
+            let per_job = over_twins(inst, &Twins::none(inst, &[])).unwrap().gpus;
             for (a, b) in merged.iter().flatten().zip(per_job.iter().flatten()) {
                 assert!(
                     (a - b).abs() <= 1e-6,
@@ -121,22 +105,22 @@ mod tests {
                 .iter()
                 .map(|g| g.iter().sum::<f64>())
                 .fold(f64::INFINITY, f64::min);
-            let exact = GavelLasAgnostic.solve(&inst).unwrap().objective;
+            let exact = GavelLasAgnostic.solve(inst).unwrap().objective;
             assert!(
                 (level - exact).abs() <= 1e-6 * exact,
                 "case {case}: {level} vs {exact}"
             );
-            for j in 0..types {
+            for j in 0..inst.types() {
                 let used: f64 = merged.iter().map(|g| g[j]).sum();
                 assert!(used <= inst.count[j] + 1e-6, "case {case} type {j}");
             }
             for (i, g) in merged.iter().enumerate() {
                 assert!(
-                    g.iter().sum::<f64>() <= caps[i] + 1e-6,
+                    g.iter().sum::<f64>() <= cap(i) + 1e-6,
                     "case {case} job {i}"
                 );
                 for (k, h) in merged.iter().enumerate() {
-                    if caps[i] == caps[k] {
+                    if cap(i) == cap(k) {
                         assert_eq!(g, h, "case {case}: jobs {i} and {k}");
                     }
                 }

@@ -622,20 +622,13 @@ mod tests {
     /// run together on some type) and each job's model.
     fn jobs_of_models(rng: &mut rand::rngs::StdRng) -> (Instance, Vec<CoLocation>, Vec<usize>) {
         use rand::Rng;
-        let types = rng.random_range(2..=3);
-        let models = rng.random_range(2..=4);
-        let jobs = rng.random_range(4..=12);
-        let names: Vec<String> = (0..types).map(|j| format!("t{j}")).collect();
-        let counts: Vec<(&str, u32)> = names
-            .iter()
-            .map(|n| (n.as_str(), rng.random_range(1..=6)))
-            .collect();
-        let rates: Vec<Vec<f64>> = (0..models)
-            .map(|_| (0..types).map(|_| rng.random_range(0.1..5.0)).collect())
-            .collect();
-        let caps: Vec<f64> = (0..models)
-            .map(|_| f64::from(rng.random_range(1..=2)))
-            .collect();
+        let crate::policies::ModelJobs {
+            inst,
+            model,
+            rates,
+            caps,
+        } = crate::policies::jobs_of_models(rng);
+        let (models, types, jobs) = (rates.len(), inst.types(), model.len());
         // Model m's share of its rate next to m2 on type j (0 where the two do not run
         // together, the same both ways for a model with itself).
         let mut draw = |p: f64| -> Vec<Vec<Vec<f64>>> {
@@ -655,12 +648,6 @@ mod tests {
                 share[m][m2][j]
             }
         };
-        let model: Vec<usize> = (0..jobs).map(|_| rng.random_range(0..models)).collect();
-        let spec: Vec<(&[f64], Option<f64>, Option<f64>)> = model
-            .iter()
-            .map(|&m| (rates[m].as_slice(), Some(caps[m]), None))
-            .collect();
-        let inst = test_instance(&counts, &spec);
         let mut pairs = Vec::new();
         for a in 0..jobs {
             for b in a + 1..jobs {

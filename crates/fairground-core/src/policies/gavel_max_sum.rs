@@ -122,49 +122,31 @@ mod tests {
         );
     }
 
-    /// 30 random clusters of jobs from a few models (caps 1, 2 or 4): the program over classes
-    /// of twins ends where the per-job program on the same interior point ends (every g_ij to
-    /// 1e-6 GPUs), its total throughput is the simplex's optimum to 1e-6, and it keeps every
-    /// base constraint (recomputed here).
+    /// 30 random clusters of jobs from a few models: the program over classes of twins ends
+    /// where the per-job program on the same interior point ends (every g_ij to 1e-6 GPUs), its
+    /// total throughput is the simplex's optimum to 1e-6, and it keeps every base constraint
+    /// (recomputed here).
     #[test]
     fn over_twins_is_the_per_job_answer() {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand::rngs::StdRng::seed_from_u64(41);
         for case in 0..30 {
-            let types = rng.random_range(2..=3);
-            let models: Vec<(Vec<f64>, f64)> = (0..rng.random_range(2..=4))
-                .map(|_| {
-                    let rates = (0..types).map(|_| rng.random_range(0.1..5.0)).collect();
-                    (rates, f64::from(1u32 << rng.random_range(0..3)))
-                })
-                .collect();
-            let jobs: Vec<usize> = (0..rng.random_range(3..=15))
-                .map(|_| rng.random_range(0..models.len()))
-                .collect();
-            let names: Vec<String> = (0..types).map(|j| format!("t{j}")).collect();
-            let counts: Vec<(&str, u32)> = names
-                .iter()
-                .map(|n| (n.as_str(), rng.random_range(1..=8)))
-                .collect();
-            let spec: Vec<(&[f64], Option<f64>, Option<f64>)> = jobs
-                .iter()
-                .map(|&m| (models[m].0.as_slice(), Some(models[m].1), None))
-                .collect();
-            let inst = crate::policies::test_instance(&counts, &spec);
-            let twins = Twins::of(&inst, &[]);
-            assert!(twins.size.len() <= models.len(), "case {case}");
-            let merged = over_twins(&inst, &twins).unwrap().gpus;
-            let per_job = over_twins(&inst, &Twins::none(&inst, &[])).unwrap().gpus;
+            let jobs = crate::policies::jobs_of_models(&mut rng);
+            let inst = &jobs.inst;
+            let twins = Twins::of(inst, &[]);
+            assert!(twins.size.len() <= jobs.rates.len(), "case {case}");
+            let merged = over_twins(inst, &twins).unwrap().gpus;
+            let per_job = over_twins(inst, &Twins::none(inst, &[])).unwrap().gpus;
             for (a, b) in merged.iter().flatten().zip(per_job.iter().flatten()) {
                 assert!(
                     (a - b).abs() <= 1e-6,
                     "case {case}: {merged:?} vs {per_job:?}"
                 );
             }
-            let best = GavelMaxSum.solve(&inst).unwrap().objective;
-            let sum: f64 = (0..jobs.len())
+            let best = GavelMaxSum.solve(inst).unwrap().objective;
+            let sum: f64 = (0..inst.tenants())
                 .map(|i| {
-                    (0..types)
+                    (0..inst.types())
                         .map(|j| inst.throughput[i][j] * merged[i][j])
                         .sum::<f64>()
                 })
@@ -173,15 +155,13 @@ mod tests {
                 (sum - best).abs() <= 1e-6 * best,
                 "case {case}: {sum} vs {best}"
             );
-            for j in 0..types {
+            for j in 0..inst.types() {
                 let used: f64 = merged.iter().map(|g| g[j]).sum();
                 assert!(used <= inst.count[j] + 1e-6, "case {case} type {j}");
             }
             for (i, g) in merged.iter().enumerate() {
-                assert!(
-                    g.iter().sum::<f64>() <= models[jobs[i]].1 + 1e-6,
-                    "case {case}"
-                );
+                let cap = jobs.caps[jobs.model[i]];
+                assert!(g.iter().sum::<f64>() <= cap + 1e-6, "case {case}");
             }
         }
     }

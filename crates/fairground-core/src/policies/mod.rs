@@ -301,6 +301,47 @@ pub fn by_name(name: &str) -> Option<&'static dyn Policy> {
     all().into_iter().find(|p| p.name() == name)
 }
 
+/// Jobs drawn from a few models, as in Gavel's traces (a model's jobs share its rates and cap):
+/// 2-3 types of 1-6 GPUs, 2-4 models of rates in [0.1, 5) and cap 1 or 2, 4-12 jobs. Returns the
+/// instance, each job's model, and each model's rates and cap.
+#[cfg(test)]
+pub(crate) struct ModelJobs {
+    pub inst: Instance,
+    pub model: Vec<usize>,
+    pub rates: Vec<Vec<f64>>,
+    pub caps: Vec<f64>,
+}
+
+#[cfg(test)]
+pub(crate) fn jobs_of_models(rng: &mut rand::rngs::StdRng) -> ModelJobs {
+    use rand::Rng;
+    let types = rng.random_range(2..=3);
+    let models = rng.random_range(2..=4);
+    let jobs = rng.random_range(4..=12);
+    let names: Vec<String> = (0..types).map(|j| format!("t{j}")).collect();
+    let counts: Vec<(&str, u32)> = names
+        .iter()
+        .map(|n| (n.as_str(), rng.random_range(1..=6)))
+        .collect();
+    let rates: Vec<Vec<f64>> = (0..models)
+        .map(|_| (0..types).map(|_| rng.random_range(0.1..5.0)).collect())
+        .collect();
+    let caps: Vec<f64> = (0..models)
+        .map(|_| f64::from(rng.random_range(1..=2)))
+        .collect();
+    let model: Vec<usize> = (0..jobs).map(|_| rng.random_range(0..models)).collect();
+    let spec: Vec<(&[f64], Option<f64>, Option<f64>)> = model
+        .iter()
+        .map(|&m| (rates[m].as_slice(), Some(caps[m]), None))
+        .collect();
+    ModelJobs {
+        inst: test_instance(&counts, &spec),
+        model,
+        rates,
+        caps,
+    }
+}
+
 /// A test scenario from plain rows: GPU types (name, count) and tenants (throughput per type,
 /// cap, work), each of weight 1, named t0, t1, ...
 #[cfg(test)]
