@@ -165,4 +165,68 @@ mod tests {
             }
         }
     }
+
+    /// Rates from 1e-3 to 1e4 steps/s, 300 jobs of 30 models on up to 800 GPUs a type, caps up
+    /// to 8: the interior answer over twins still reaches the simplex's total to 1e-6 and keeps
+    /// capacity and caps, and the agnostic one the simplex's level.
+    #[test]
+    fn over_twins_holds_across_wide_rates_and_large_clusters() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for case in 0..4 {
+            let types = 3;
+            let models: Vec<(Vec<f64>, f64)> = (0..30)
+                .map(|_| {
+                    let rates = (0..types)
+                        .map(|_| 10f64.powf(rng.random_range(-3.0..4.0)))
+                        .collect();
+                    (rates, f64::from(1u32 << rng.random_range(0..4)))
+                })
+                .collect();
+            let jobs: Vec<usize> = (0..300).map(|_| rng.random_range(0..30)).collect();
+            let counts = [
+                ("a", rng.random_range(1..=800)),
+                ("b", rng.random_range(1..=800)),
+                ("c", rng.random_range(1..=800)),
+            ];
+            let spec: Vec<(&[f64], Option<f64>, Option<f64>)> = jobs
+                .iter()
+                .map(|&m| (models[m].0.as_slice(), Some(models[m].1), None))
+                .collect();
+            let inst = crate::policies::test_instance(&counts, &spec);
+            let g = interior_max_sum(&inst).unwrap().gpus;
+            let best = GavelMaxSum.solve(&inst).unwrap().objective;
+            let sum: f64 = (0..jobs.len())
+                .map(|i| {
+                    (0..types)
+                        .map(|j| inst.throughput[i][j] * g[i][j])
+                        .sum::<f64>()
+                })
+                .sum();
+            assert!(
+                (sum - best).abs() <= 1e-6 * best,
+                "case {case}: {sum} vs {best}"
+            );
+            for j in 0..types {
+                let used: f64 = g.iter().map(|gi| gi[j]).sum();
+                assert!(used <= inst.count[j] * (1.0 + 1e-7), "case {case} type {j}");
+            }
+            for (i, gi) in g.iter().enumerate() {
+                assert!(gi.iter().sum::<f64>() <= models[jobs[i]].1 * (1.0 + 1e-7));
+            }
+            let a = crate::policies::interior_agnostic(&inst).unwrap().gpus;
+            let level = a
+                .iter()
+                .map(|r| r.iter().sum::<f64>())
+                .fold(f64::INFINITY, f64::min);
+            let exact = crate::policies::GavelLasAgnostic
+                .solve(&inst)
+                .unwrap()
+                .objective;
+            assert!(
+                (level - exact).abs() <= 1e-6 * exact,
+                "case {case}: {level} vs {exact}"
+            );
+        }
+    }
 }
