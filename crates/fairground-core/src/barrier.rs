@@ -397,4 +397,14 @@ mod tests {
         lp.le(&[(x, 1.0)], 1.0, 1.0);
         assert!(lp.minimise().is_err());
     }
+
+    /// A program with rows but no variables (a cluster with no job in it) ends at once, and
+    /// one with nothing at all too.
+    #[test]
+    fn empty_programs_end() {
+        let mut lp = WeightedLp::default();
+        lp.le(&[], 4.0, 1.0);
+        assert_eq!(lp.minimise().unwrap(), Vec::<f64>::new());
+        assert_eq!(WeightedLp::default().minimise().unwrap(), Vec::<f64>::new());
+    }
 }
