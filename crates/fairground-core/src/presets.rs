@@ -272,13 +272,14 @@ mod tests {
     /// The cited figures match Gavel's file (read from ../shared, never copied into the repo).
     #[test]
     fn gavel_figures_match_the_measurement_file() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/gavel/simulation_throughputs.json"
+        let path = format!(
+            "{}/data/gavel/simulation_throughputs.json",
+            crate::shared_data_dir()
         );
-        let Ok(text) = std::fs::read_to_string(path) else {
+        let Ok(text) = std::fs::read_to_string(&path) else {
             panic!(
-                "Gavel's throughputs are expected at {path} (the shared/ folder beside the repo)"
+                "Gavel's throughputs are expected at {path} (the shared/ folder beside the repo, \
+                 or $FAIRGROUND_SHARED)"
             );
         };
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -364,9 +364,9 @@ mod tests {
     /// The built-in copy holds the shared file's numbers.
     #[test]
     fn builtin_matches_the_shared_profiles() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/synergy/profiles.json"
+        let path = format!(
+            "{}/data/synergy/profiles.json",
+            fairground_core::shared_data_dir()
         );
         let shared = Profiles::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert_eq!(shared, Profiles::builtin());
