@@ -1,7 +1,8 @@
 //! Twins: tenants a program cannot tell apart. Gavel's per-job programs (max-sum, space
-//! sharing) are unchanged when two jobs of one model and scale factor trade places, so an
-//! interior point's central path gives both the same, and the program can be solved over classes
-//! of twins with each row weighted by how many it stands for ([`crate::barrier`]).
+//! sharing, and the agnostic max-min, which reads no throughputs at all) are unchanged when two
+//! jobs of one model and scale factor trade places, so an interior point's central path gives
+//! both the same, and the program can be solved over classes of twins with each row weighted by
+//! how many it stands for ([`crate::barrier`]).
 
 use super::interior::significant;
 use crate::barrier::WeightedLp;
