@@ -98,8 +98,18 @@ impl AllocationLp {
     /// cluster where each of many parties gets less than it could use: at 70 parties on 36 GPUs
     /// this halves the rows and the solve time.
     pub fn solve_lazy_caps(&self, inst: &Instance) -> Result<LpSolution, LpError> {
-        let mut sol = self.lp.solve()?;
         let mut added = vec![false; self.g.len()];
+        self.add_broken_caps(inst, self.lp.solve()?, &mut added)
+    }
+
+    /// The lazy cap rows of [`AllocationLp::solve_lazy_caps`] added to `sol`, a solution of
+    /// this model after any warm edits; `added` marks the caps already in it.
+    pub fn add_broken_caps(
+        &self,
+        inst: &Instance,
+        mut sol: LpSolution,
+        added: &mut [bool],
+    ) -> Result<LpSolution, LpError> {
         loop {
             let worst = self
                 .g

@@ -70,10 +70,11 @@ pub(super) struct Filled {
 /// ```
 ///
 /// with u_i(g) = sum_j T_ij g_ij / prop_i, LAS's normalised throughput times the tenant's size
-/// (Gavel's `scale_factor` times its normalised effective throughput). The freezing test is one
-/// LP per rising tenant (maximise its u_i); Gavel's MILP finds the largest set of tenants that
-/// can rise together, which is the same set (if each can rise alone, their average rises
-/// together: the feasible set is convex). If round-off leaves nobody frozen in a round, the
+/// (Gavel's `scale_factor` times its normalised effective throughput). A tenant is frozen when
+/// maximising its u_i alone, every tenant kept at its level, cannot pass its level; Gavel's MILP
+/// finds the largest set of tenants that can rise together, which is the same set (if each can
+/// rise alone, their average rises together: the feasible set is convex). [`stuck`] finds that
+/// set in a few LPs rather than one per rising tenant. If round-off leaves nobody frozen in a round, the
 /// rising tenants at their level in that round's solution are frozen, so every round makes
 /// progress. The allocation is the last round's solution, as Gavel's.
 pub(super) fn water_filling(
@@ -103,12 +104,7 @@ pub(super) fn water_filling(
         for &i in &rising {
             levels[i] += c_star * step[i];
         }
-        let mut frozen_now = Vec::new();
-        for &i in &rising {
-            if best_alone(inst, &unit, &levels, i)? <= top(levels[i]) {
-                frozen_now.push(i);
-            }
-        }
+        let mut frozen_now = stuck(inst, &unit, &levels, &rising)?;
         if frozen_now.is_empty() {
             let g = m.read(&sol);
             frozen_now = rising
@@ -180,6 +176,87 @@ fn raise(
     Ok((m, sol, c))
 }
 
+/// How far, relative to its level, [`stuck`] lets each undecided tenant rise in one LP.
+const RISE: f64 = 1e-2;
+
+/// The `rising` tenants that cannot pass their level (by [`top`]) while every tenant keeps its
+/// level, by the definition's answer (one LP per tenant: [`best_alone`]) but in a few LPs:
+///
+/// ```text
+/// maximise   sum_{i in U} d_i
+/// subject to base, u_k(g) >= U_k                 for every tenant k
+///            u_i(g) >= U_i + eps_i d_i, 0 <= d_i <= 1   for i in U, eps_i = RISE U_i + 1e-9
+/// ```
+///
+/// over the undecided tenants U, at first all rising ones. A tenant whose u_i in the solution
+/// passes its level can rise and leaves U (its d_i is fixed at 0 and the LP re-solved from its
+/// basis). When nobody in U passes it:
+/// - if the optimum is at most min_U tol_i / eps_i (tol_i = top(U_i) - U_i), everyone in U is
+///   frozen: a tenant that could rise alone by e_i gives a solution of value
+///   min(e_i, eps_i) / eps_i, so e_i <= tol_i;
+/// - otherwise (several tenants each rising a little) each is tested alone.
+fn stuck(
+    inst: &Instance,
+    unit: &[Vec<f64>],
+    levels: &[f64],
+    rising: &[usize],
+) -> Result<Vec<usize>, PolicyError> {
+    let eps = |i: usize| RISE * levels[i] + 1e-9;
+    let lazy_caps = caps_rarely_bind(inst);
+    let mut m = if lazy_caps {
+        AllocationLp::with_capacity_rows(Lp::maximize(), inst, |_, _| 0.0)
+    } else {
+        AllocationLp::new(Lp::maximize(), inst, |_, _| 0.0)
+    };
+    let mut d = vec![None; inst.tenants()];
+    for &i in rising {
+        d[i] = Some(m.lp.bounded_var(1.0, 0.0, 1.0));
+    }
+    for (k, level) in levels.iter().enumerate() {
+        let largest = unit[k].iter().fold(0.0_f64, |a, &r| a.max(r.abs()));
+        let scale = if largest > 0.0 { 1.0 / largest } else { 1.0 };
+        let scaled: Vec<f64> = unit[k].iter().map(|r| r * scale).collect();
+        let mut row = m.weighted(k, &scaled);
+        if let Some(dk) = d[k] {
+            row.push((dk, -eps(k) * scale));
+        }
+        m.lp.ge(row, level * (1.0 - HAIR) * scale);
+    }
+    let mut caps_added = vec![!lazy_caps; inst.tenants()];
+    let mut sol = m.add_broken_caps(inst, m.lp.solve()?, &mut caps_added)?;
+    let mut undecided = rising.to_vec();
+    while !undecided.is_empty() {
+        let g = m.read(&sol);
+        let (risen, rest): (Vec<usize>, Vec<usize>) = undecided
+            .iter()
+            .partition(|&&i| rate_of(&unit[i], &g.gpus[i]) > top(levels[i]));
+        undecided = rest;
+        if risen.is_empty() {
+            let bound = undecided
+                .iter()
+                .map(|&i| (top(levels[i]) - levels[i]) / eps(i))
+                .fold(f64::INFINITY, f64::min);
+            if sol.objective() <= bound {
+                return Ok(undecided);
+            }
+            let mut frozen = Vec::new();
+            for i in undecided {
+                if best_alone(inst, unit, levels, i)? <= top(levels[i]) {
+                    frozen.push(i);
+                }
+            }
+            return Ok(frozen);
+        }
+        for i in risen {
+            if let Some(di) = d[i] {
+                sol = sol.fix(di, 0.0)?;
+            }
+        }
+        sol = m.add_broken_caps(inst, sol, &mut caps_added)?;
+    }
+    Ok(undecided)
+}
+
 /// max u_i(g) keeping every other tenant at its level.
 fn best_alone(
     inst: &Instance,
@@ -201,4 +278,86 @@ fn best_alone(
         }
     }
     Ok(m.lp.solve()?.objective())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::random_scenario;
+
+    /// [`stuck`] against the freezing test's definition, written out here: tenant i is frozen
+    /// when maximising u_i(g), every other tenant kept at its level, cannot pass top(U_i). Rounds
+    /// of water filling on random scenarios (with and without caps), each round's levels from
+    /// [`raise`] and the frozen set from the definition.
+    #[test]
+    fn stuck_is_the_set_that_cannot_rise_alone() {
+        let (mut frozen_seen, mut risen_seen) = (0, 0);
+        for case in 0..24u64 {
+            let jobs = case % 2 == 1;
+            let inst =
+                random_scenario(3 + (case as usize % 7), 2 + (case as usize % 3), case, jobs)
+                    .instance()
+                    .unwrap();
+            let n = inst.tenants();
+            let unit: Vec<Vec<f64>> = (0..n)
+                .map(|i| {
+                    let prop = proportional_throughput(&inst, i);
+                    inst.throughput[i].iter().map(|t| t / prop).collect()
+                })
+                .collect();
+            let rate =
+                |i: usize, g: &[f64]| -> f64 { unit[i].iter().zip(g).map(|(r, x)| r * x).sum() };
+            let mut levels = vec![0.0; n];
+            let mut frozen = vec![false; n];
+            for _round in 0..6 {
+                let step: Vec<f64> = (0..n).map(|i| if frozen[i] { 0.0 } else { 1.0 }).collect();
+                let rising: Vec<usize> = (0..n).filter(|&i| !frozen[i]).collect();
+                if rising.is_empty() {
+                    break;
+                }
+                let (_, sol, c) = raise(&inst, &unit, &levels, &step).unwrap();
+                for &i in &rising {
+                    levels[i] += sol.value(c).max(0.0);
+                }
+                let expected: Vec<usize> = rising
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        let mut m = AllocationLp::new(Lp::maximize(), &inst, |t, j| {
+                            if t == i {
+                                unit[t][j]
+                            } else {
+                                0.0
+                            }
+                        });
+                        for k in (0..n).filter(|&k| k != i) {
+                            let row = m.g[k]
+                                .iter()
+                                .zip(&unit[k])
+                                .map(|(&v, &r)| (v, r))
+                                .collect::<Vec<_>>();
+                            m.lp.ge(row, levels[k] * (1.0 - HAIR));
+                        }
+                        let best = m.lp.solve().unwrap();
+                        rate(i, &m.read(&best).gpus[i])
+                            <= levels[i] * (1.0 + LEVEL_TOLERANCE) + 1e-12
+                    })
+                    .collect();
+                let got = stuck(&inst, &unit, &levels, &rising).unwrap();
+                assert_eq!(got, expected, "case {case}, levels {levels:?}");
+                frozen_seen += expected.len();
+                risen_seen += rising.len() - expected.len();
+                if expected.is_empty() {
+                    break;
+                }
+                for i in expected {
+                    frozen[i] = true;
+                }
+            }
+        }
+        assert!(
+            frozen_seen > 20 && risen_seen > 20,
+            "{frozen_seen} frozen, {risen_seen} risen"
+        );
+    }
 }
