@@ -56,6 +56,71 @@ fn nash_welfare_two_by_two_by_hand() {
 }
 
 #[test]
+fn nash_welfare_prices_a_type_worth_a_billionth_of_the_whole() {
+    // Found by `cargo xtask fuzz`: one tenant, 482,659 GPUs of a type 3149.380740517351x as fast
+    // as the single GPU of the other. It gets everything, u = 3149.380740517351 * 482659 + 1, and
+    // spends its budget of 1 so that each type's speedup per price is u: p = (3149.38... / u, 1 / u).
+    // The slow GPU adds a billionth to u; the interior point alone priced it 3.5% off.
+    let inst = Scenario::from_json(
+        r#"{"gpu_types": [{"name": "t0", "count": 482659}, {"name": "t1", "count": 1}],
+            "tenants": [{"name": "u0", "throughput": [3149.380740517351, 1.0]}]}"#,
+    )
+    .unwrap()
+    .instance()
+    .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    let u = 3149.380740517351 * 482659.0 + 1.0;
+    assert_near("u0", &sol.allocation.gpus[0], &[482659.0, 1.0]);
+    assert_near("prices", &market.prices, &[3149.380740517351 / u, 1.0 / u]);
+    assert!(near(sol.objective, u.ln()), "{}", sol.objective);
+    assert!(
+        near(market.dual_bound, sol.objective),
+        "{}",
+        market.dual_bound
+    );
+}
+
+#[test]
+fn nash_welfare_prices_a_single_gpu_between_tiny_budgets() {
+    // Found by `cargo xtask fuzz`. Budgets 1e-7 and 1e-9; speedups (each tenant's slowest type
+    // is 1): A = (0, 1e4, 1), B = (1, 0, s) with s = 0.01 / 0.0022845583665858727. A takes every
+    // t1 GPU, B every t0 and the one t2: at B's price for t2, w_B s / u_B, A's speedup per price
+    // there is about 1e12, below the u_A / w_A = 6.2e14 it gets from t1. So u = (6.2e7, 5378 + s)
+    // and p_j = w_i s_ij / u_i for the tenant holding j.
+    let inst = Scenario::from_json(
+        r#"{"gpu_types": [{"name": "t0", "count": 5378}, {"name": "t1", "count": 6200},
+                          {"name": "t2", "count": 1}],
+            "tenants": [{"name": "A", "throughput": [0, 100000000, 10000], "weight": 1e-7},
+                        {"name": "B", "throughput": [0.0022845583665858727, 0, 0.01],
+                         "weight": 1e-9}]}"#,
+    )
+    .unwrap()
+    .instance()
+    .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    let s = 0.01 / 0.0022845583665858727;
+    let (ua, ub) = (6200.0 * 1e4, 5378.0 + s);
+    assert_near("A", &sol.allocation.gpus[0], &[0.0, 6200.0, 0.0]);
+    assert_near("B", &sol.allocation.gpus[1], &[5378.0, 0.0, 1.0]);
+    let want = [1e-9 / ub, 1e-7 * 1e4 / ua, 1e-9 * s / ub];
+    assert!(
+        market
+            .prices
+            .iter()
+            .zip(&want)
+            .all(|(p, w)| (p - w).abs() <= 1e-9 * w),
+        "prices {:?}, want {want:?}",
+        market.prices
+    );
+    let welfare = 1e-7 * ua.ln() + 1e-9 * ub.ln();
+    assert!(
+        (sol.objective - welfare).abs() <= 1e-9 * welfare,
+        "{}",
+        sol.objective
+    );
+}
+
+#[test]
 fn nash_welfare_weighted_by_hand() {
     // w = (2, 1): budgets 2 and 1, p_slow + p_fast = 3. A takes the fast GPU, B the slow one:
     // stationarity w_i s_ij / u_i = p_j on what each holds gives p_fast = 2 x 3 / 3 = 2 and

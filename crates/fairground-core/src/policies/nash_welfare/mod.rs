@@ -252,7 +252,7 @@ pub(crate) fn equilibrium(inst: &Instance) -> Result<(Allocation, Market), Polic
         unallocated: None,
     };
     // The polish is kept when it is feasible and certifies at least as tightly (polish.rs).
-    if let Some(p) = polish::polish(inst, &share, &allocation.gpus) {
+    if let Some(p) = polish::polish(inst, &share, &allocation.gpus, &ipm.cap_prices) {
         let polished = Allocation { gpus: p.gpus };
         let market = Market {
             nash_welfare: nash_welfare(inst, &polished),
@@ -268,8 +268,39 @@ pub(crate) fn equilibrium(inst: &Instance) -> Result<(Allocation, Market), Polic
         let fits = (0..m).all(|j| within(used[j], inst.count[j]))
             && (0..n).all(|i| inst.cap[i].is_none_or(|d| within(polished.gpus[i].iter().sum(), d)));
         if fits && gap.is_finite() && gap <= ipm.dual_bound - ipm.nash_welfare {
-            return Ok((polished, market));
+            return Ok(with_prices_of_allocation(inst, polished, market));
         }
     }
-    Ok((allocation, ipm))
+    Ok(with_prices_of_allocation(inst, allocation, ipm))
+}
+
+/// The market with its prices read off the allocation instead, when they certify it more
+/// tightly: p_j = max(0, max_i w_i s_ij / u_i(g) - q_i), the least price at which no tenant would
+/// rather buy type j than what it holds. At the optimum these are the equilibrium prices (each
+/// tenant's best speedup per price is u_i / w_i, on the types it holds); where a type adds a
+/// billionth of the welfare the solvers' duals can miss its price by percents, these cannot.
+fn with_prices_of_allocation(
+    inst: &Instance,
+    g: Allocation,
+    mut market: Market,
+) -> (Allocation, Market) {
+    let u: Vec<f64> = (0..inst.tenants())
+        .map(|i| inst.utility(i, &g.gpus[i]))
+        .collect();
+    let prices: Vec<f64> = (0..inst.types())
+        .map(|j| {
+            if inst.count[j] <= 0.0 {
+                return 0.0;
+            }
+            (0..inst.tenants())
+                .map(|i| inst.weight[i] * inst.speedup[i][j] / u[i] - market.cap_prices[i])
+                .fold(0.0_f64, f64::max)
+        })
+        .collect();
+    let bound = dual_bound(inst, &prices, &market.cap_prices);
+    if bound.is_finite() && bound < market.dual_bound {
+        market.prices = prices;
+        market.dual_bound = bound;
+    }
+    (g, market)
 }

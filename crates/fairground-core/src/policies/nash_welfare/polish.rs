@@ -7,7 +7,8 @@
 //! the interior point's support to machine precision:
 //!
 //! ```text
-//! S = {(i, j): g_ij > 0},  F = full types,  B = binding caps
+//! S = {(i, j): g_ij > 0, i paying the most for j},  F = full types (and those a tenant below
+//!     its cap values),  B = binding caps
 //! w_i s_ij / u_i(g) = p_j + q_i      (i, j) in S
 //! sum_i g_ij = n_j                   j in F
 //! sum_j g_ij = d_i                   i in B
@@ -34,30 +35,56 @@ pub(super) struct Polished {
 /// A pair counts as held when its g is above this fraction of the tenant's equal split of the
 /// type; the interior point leaves pairs outside the optimum's support some 1e-11 of it.
 const SUPPORT: f64 = 1e-7;
+/// A pair whose worth (see `polish`) is below its type's highest by more than this fraction is
+/// left out of the support.
+const OUTBID: f64 = 1e-3;
 /// A type (cap) counts as full (binding) within this fraction of its size.
 const FULL: f64 = 1e-6;
 const MAX_STEPS: usize = 30;
 
-pub(super) fn polish(inst: &Instance, share: &[Vec<f64>], gpus: &[Vec<f64>]) -> Option<Polished> {
+pub(super) fn polish(
+    inst: &Instance,
+    share: &[Vec<f64>],
+    gpus: &[Vec<f64>],
+    cap_prices: &[f64],
+) -> Option<Polished> {
     let (n, m) = (inst.tenants(), inst.types());
     let total_weight: f64 = inst.weight.iter().sum();
     let weight = |i: usize| inst.weight[i] / total_weight;
+    // What tenant i would pay at most for one more GPU of type j: w_i s_ij / u_i less its cap
+    // price. At the optimum a held pair's is the type's price, the highest anyone's. A pair far
+    // below its type's highest is not held at the optimum, however much the interior point left
+    // there (a few millionths of a GPU that adds a billionth of the welfare): keeping it would
+    // ask Newton for an equality that cannot hold.
+    let u: Vec<f64> = (0..n).map(|i| inst.utility(i, &gpus[i])).collect();
+    let worth = |i: usize, j: usize| inst.weight[i] * inst.speedup[i][j] / u[i] - cap_prices[i];
+    let highest: Vec<f64> = (0..m)
+        .map(|j| (0..n).map(|i| worth(i, j)).fold(0.0_f64, f64::max))
+        .collect();
     // Support, tenant-major, in scaled units x = g / e.
     let support: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| (0..m).map(move |j| (i, j)))
         .filter(|&(i, j)| inst.speedup[i][j] > 0.0 && gpus[i][j] > SUPPORT * share[i][j])
+        .filter(|&(i, j)| worth(i, j) >= (1.0 - OUTBID) * highest[j])
         .collect();
     let mut x: Vec<f64> = support
         .iter()
         .map(|&(i, j)| gpus[i][j] / share[i][j])
         .collect();
     let used: Vec<f64> = (0..m).map(|j| gpus.iter().map(|r| r[j]).sum()).collect();
-    let full: Vec<usize> = (0..m)
-        .filter(|&j| inst.count[j] > 0.0 && used[j] >= inst.count[j] * (1.0 - FULL))
-        .filter(|&j| support.iter().any(|&(_, t)| t == j))
-        .collect();
     let binding: Vec<usize> = (0..n)
         .filter(|&i| inst.cap[i].is_some_and(|d| gpus[i].iter().sum::<f64>() >= d * (1.0 - FULL)))
+        .collect();
+    // A type valued by a tenant whose cap does not bind is full at the optimum (that tenant
+    // would gain from the rest of it), however little it adds: the interior point may leave such
+    // a type short when it adds a billionth of the welfare, and its price would then be lost.
+    let mut bound = vec![false; n];
+    binding.iter().for_each(|&i| bound[i] = true);
+    let wanted_by_unbound = |j: usize| (0..n).any(|i| !bound[i] && inst.speedup[i][j] > 0.0);
+    let full: Vec<usize> = (0..m)
+        .filter(|&j| inst.count[j] > 0.0)
+        .filter(|&j| used[j] >= inst.count[j] * (1.0 - FULL) || wanted_by_unbound(j))
+        .filter(|&j| support.iter().any(|&(_, t)| t == j))
         .collect();
     let (nv, nr) = (support.len(), full.len() + binding.len());
     // Each variable's rows: its type's capacity over n_j, its tenant's cap over d_i.
