@@ -305,8 +305,24 @@ fn program(
             lp.le(row.iter().map(|&(v, _)| (v, 1.0)), cap);
         }
     }
-    // Normalised throughputs are near 1 at an equal share, so z is measured in units of 1.
-    let z = lp.var_scaled(if at_level.is_none() { 1.0 } else { 0.0 }, 1.0);
+    // z is measured in its expected size: the lowest normalised throughput any tenant gets from
+    // its equal split (the max-min level is at least that). That is about 1 / (total weight),
+    // so with weights in the billions a z measured in units of 1 would be lost in the solver's
+    // tolerance. The total, t, is measured in the sum of those.
+    let at_share: Vec<f64> = (0..tenants)
+        .map(|i| {
+            let scale = normalising_scale(inst, i)?;
+            Ok(inst
+                .equal_split_with(i, total_weight)
+                .iter()
+                .zip(&inst.throughput[i])
+                .map(|(e, t)| e * t * scale)
+                .sum::<f64>())
+        })
+        .collect::<Result<_, PolicyError>>()?;
+    let unit = |x: f64| if x.is_finite() && x > 0.0 { x } else { 1.0 };
+    let lowest = unit(at_share.iter().copied().fold(f64::INFINITY, f64::min));
+    let z = lp.var_scaled(if at_level.is_none() { 1.0 } else { 0.0 }, lowest);
     let mut total: Vec<(Var, f64)> = Vec::new();
     for (i, own) in terms.iter().enumerate() {
         let scale = normalising_scale(inst, i)?;
@@ -323,7 +339,7 @@ fn program(
     }
     if at_level.is_some() {
         // t = the total normalised throughput, the second program's objective.
-        let t = lp.var_scaled(1.0, tenants as f64);
+        let t = lp.var_scaled(1.0, unit(at_share.iter().sum()));
         total.push((t, -1.0));
         lp.eq(total, 0.0);
     }
@@ -380,6 +396,36 @@ mod tests {
         let packed = max_min_packed(&inst, &[slow]).unwrap();
         assert!((packed.level - 0.5).abs() < 1e-9, "{}", packed.level);
         assert!(packed.pairs[0][0] < 1e-9);
+    }
+
+    /// Found by `cargo xtask fuzz`: one GPU and weights 1e9, 4.75e6 and 4.07e6. The max-min
+    /// level of u_i / w_i is 1 / (sum of the weights), about 1e-9: each holds w_i / sum of the
+    /// GPU. Measured in units of 1, that level was within the solver's tolerance of 0 and the
+    /// second program found no allocation.
+    #[test]
+    fn weights_in_the_billions() {
+        let weights = [1e9, 4754477.9700925695, 4070935.553946563];
+        let mut inst = test_instance(
+            &[("t0", 1)],
+            &[
+                (&[1.0], None, None),
+                (&[1.0], None, None),
+                (&[1.0], None, None),
+            ],
+        );
+        inst.weight = weights.to_vec();
+        let total: f64 = weights.iter().sum();
+        let packed = max_min_packed(&inst, &[]).unwrap();
+        assert!(
+            (packed.level - 1.0 / total).abs() <= 1e-9 / total,
+            "{}",
+            packed.level
+        );
+        for (i, w) in weights.iter().enumerate() {
+            let got = packed.alone.gpus[i][0];
+            // The second program hands the 1e-9 its level rows leave to whom it favours.
+            assert!((got - w / total).abs() <= 1e-8, "{i}: {got}");
+        }
     }
 
     /// The two-type case below: V100 x1, K80 x1, two single-GPU jobs and their pair.
