@@ -121,6 +121,27 @@ fn nash_welfare_prices_a_single_gpu_between_tiny_budgets() {
 }
 
 #[test]
+fn nash_welfare_of_a_capped_tenant_on_one_type_of_many() {
+    // Found by `cargo xtask fuzz`: one tenant that runs only on t1 (1,977 of the cluster's
+    // 173,012 GPUs), capped at d = 2.986...; the interior point stalled. It takes d GPUs of t1;
+    // no type is full, so p = 0 and the cap carries the price: q = w s / u = 1 / d (w = s = 1,
+    // u = d).
+    let d = 2.986186246826008;
+    let inst = Scenario::from_json(&format!(
+        r#"{{"gpu_types": [{{"name": "t0", "count": 171035}}, {{"name": "t1", "count": 1977}}],
+            "tenants": [{{"name": "u0", "throughput": [0, 1], "max_gpus": {d}}}]}}"#
+    ))
+    .unwrap()
+    .instance()
+    .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    assert_near("u0", &sol.allocation.gpus[0], &[0.0, d]);
+    assert_near("prices", &market.prices, &[0.0, 0.0]);
+    assert_near("cap price", &market.cap_prices, &[1.0 / d]);
+    assert!(near(sol.objective, d.ln()), "{}", sol.objective);
+}
+
+#[test]
 fn nash_welfare_weighted_by_hand() {
     // w = (2, 1): budgets 2 and 1, p_slow + p_fast = 3. A takes the fast GPU, B the slow one:
     // stationarity w_i s_ij / u_i = p_j on what each holds gives p_fast = 2 x 3 / 3 = 2 and

@@ -140,10 +140,34 @@ pub fn dual_bound(inst: &Instance, prices: &[f64], cap_prices: &[f64]) -> f64 {
     bound
 }
 
+/// Tenant i's equal split of the types it runs on (n_j w_i / W where s_ij > 0, else 0), scaled
+/// down to its cap if it holds more. The scale of the program's variables: with the cap spread
+/// over types the tenant cannot use too, one that runs on a single type of 1% of the cluster
+/// would need y of about 100, and the interior point stalled there (found by the fuzz suite).
+fn useful_split(inst: &Instance, i: usize) -> Vec<f64> {
+    let share = inst.weight[i] / inst.weight.iter().sum::<f64>();
+    let mut bundle: Vec<f64> = (0..inst.types())
+        .map(|j| {
+            if inst.speedup[i][j] > 0.0 {
+                inst.count[j] * share
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let held: f64 = bundle.iter().sum();
+    if let Some(cap) = inst.cap[i] {
+        if held > cap {
+            bundle.iter_mut().for_each(|g| *g *= cap / held);
+        }
+    }
+    bundle
+}
+
 /// Solves the Eisenberg–Gale program. Variables, in the order clarabel sees them: y_ij for each
 /// pair with n_j > 0 and s_ij > 0 (a pair worth nothing to i stays at 0), g_ij = e_ij y_ij with
-/// e_ij tenant i's capped equal split (so y is about 1 and the solver's absolute tolerances are
-/// relative); then t_i, the epigraph of ln(u_i / u_i(e_i)) (dividing u_i by a constant moves
+/// e_ij tenant i's capped equal split of the types it can use ([`useful_split`]; so y is about 1
+/// and the solver's absolute tolerances are relative); then t_i, the epigraph of ln(u_i / u_i(e_i)) (dividing u_i by a constant moves
 /// every ln by a constant: same optimum, same prices, and u / u(e) is about 1).
 ///
 /// ```text
@@ -159,7 +183,7 @@ pub fn dual_bound(inst: &Instance, prices: &[f64], cap_prices: &[f64]) -> f64 {
 pub(crate) fn equilibrium(inst: &Instance) -> Result<(Allocation, Market), PolicyError> {
     let (n, m) = (inst.tenants(), inst.types());
     let total_weight: f64 = inst.weight.iter().sum();
-    let share: Vec<Vec<f64>> = (0..n).map(|i| inst.equal_split(i)).collect();
+    let share: Vec<Vec<f64>> = (0..n).map(|i| useful_split(inst, i)).collect();
     let target: Vec<f64> = (0..n).map(|i| inst.utility(i, &share[i])).collect();
     let pairs: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| (0..m).map(move |j| (i, j)))
@@ -223,7 +247,9 @@ pub(crate) fn equilibrium(inst: &Instance) -> Result<(Allocation, Market), Polic
     solver.solve();
     let sol = &solver.solution;
     match sol.status {
-        SolverStatus::Solved | SolverStatus::AlmostSolved => {}
+        // Stalled short of its tolerances, the point is often still close: it is polished and
+        // must certify like any other answer (`certify`), or is refused then.
+        SolverStatus::Solved | SolverStatus::AlmostSolved | SolverStatus::InsufficientProgress => {}
         status => {
             return Err(PolicyError::Solver(format!(
                 "the Nash-welfare program ended {status:?}"
