@@ -142,6 +142,48 @@ fn nash_welfare_of_a_capped_tenant_on_one_type_of_many() {
 }
 
 #[test]
+fn nash_welfare_with_weights_four_orders_apart() {
+    // Found by `cargo xtask fuzz`. Each type has its own buyers: t0 (1 GPU) only B, t2 (98,641)
+    // only C, t1 (1 GPU) A and D, who split it by their budgets. The interior point stopped
+    // with C holding 58% of t2 and A 0.10 of t1.
+    let w = [
+        4.2242783921724673e-8,
+        0.0004999010275820729,
+        6.862585759305286e-8,
+        1e-6,
+    ];
+    let inst = Scenario::from_json(&format!(
+        r#"{{"gpu_types": [{{"name": "t0", "count": 1}}, {{"name": "t1", "count": 1}},
+                           {{"name": "t2", "count": 98641}}],
+            "tenants": [{{"name": "A", "throughput": [0, 1, 0], "weight": {}}},
+                        {{"name": "B", "throughput": [1, 0, 0], "weight": {}}},
+                        {{"name": "C", "throughput": [0, 0, 1], "weight": {}}},
+                        {{"name": "D", "throughput": [0, 1, 0], "weight": {}}}]}}"#,
+        w[0], w[1], w[2], w[3]
+    ))
+    .unwrap()
+    .instance()
+    .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    let a = w[0] / (w[0] + w[3]);
+    assert_near("A", &sol.allocation.gpus[0], &[0.0, a, 0.0]);
+    assert_near("B", &sol.allocation.gpus[1], &[1.0, 0.0, 0.0]);
+    assert_near("C", &sol.allocation.gpus[2], &[0.0, 0.0, 98641.0]);
+    assert_near("D", &sol.allocation.gpus[3], &[0.0, 1.0 - a, 0.0]);
+    // Each type's price is its buyers' budgets over its GPUs.
+    let want = [w[1], w[0] + w[3], w[2] / 98641.0];
+    assert!(
+        market
+            .prices
+            .iter()
+            .zip(&want)
+            .all(|(p, w)| (p - w).abs() <= 1e-9 * w),
+        "prices {:?}, want {want:?}",
+        market.prices
+    );
+}
+
+#[test]
 fn nash_welfare_weighted_by_hand() {
     // w = (2, 1): budgets 2 and 1, p_slow + p_fast = 3. A takes the fast GPU, B the slow one:
     // stationarity w_i s_ij / u_i = p_j on what each holds gives p_fast = 2 x 3 / 3 = 2 and

@@ -18,8 +18,10 @@
 //! solves the quasi-definite system [M + dI, A'; A, -eI] [dx; dy] = [-grad - A'y; b - Ax] with clarabel's
 //! sparse LDL (QDLDL), M being the Hessian (one rank-one block per tenant). The proximal term d
 //! keeps the system solvable where the allocation is not unique and leaves the iterate where it
-//! is along such flat directions. The caller keeps the polish only if it then passes every check
-//! the interior point's answer would (see `equilibrium`).
+//! is along such flat directions. A pair the optimum does not hold is driven towards 0 but never
+//! reaches it (each step stops short of the boundary), so when Newton stalls with such a pair
+//! the polish starts again without it. The caller keeps the polish only if it then passes every
+//! check the interior point's answer would (see `equilibrium`).
 
 use crate::Instance;
 use clarabel::algebra::CscMatrix;
@@ -36,26 +38,43 @@ pub(super) struct Polished {
 /// type; the interior point leaves pairs outside the optimum's support some 1e-11 of it.
 const SUPPORT: f64 = 1e-7;
 /// A pair whose worth (see `polish`) is below its type's highest by more than this fraction is
-/// left out of the support.
-const OUTBID: f64 = 1e-3;
+/// left out of the support, when the caller asks.
+pub(super) const OUTBID: f64 = 1e-3;
 /// A type (cap) counts as full (binding) within this fraction of its size.
 const FULL: f64 = 1e-6;
 const MAX_STEPS: usize = 30;
+/// How many times the polish starts again without the pairs it drove to the boundary.
+const RESTARTS: usize = 3;
 
 pub(super) fn polish(
     inst: &Instance,
     share: &[Vec<f64>],
     gpus: &[Vec<f64>],
     cap_prices: &[f64],
+    outbid: Option<f64>,
+) -> Option<Polished> {
+    polish_from(inst, share, gpus, cap_prices, outbid, RESTARTS)
+}
+
+/// [`polish`], and when Newton stops short with some held pair driven to the boundary (a pair
+/// the optimum does not hold, which the fraction to the boundary lets no step cross), again from
+/// where it stopped without that pair, up to `restarts` times.
+fn polish_from(
+    inst: &Instance,
+    share: &[Vec<f64>],
+    gpus: &[Vec<f64>],
+    cap_prices: &[f64],
+    outbid: Option<f64>,
+    restarts: usize,
 ) -> Option<Polished> {
     let (n, m) = (inst.tenants(), inst.types());
     let total_weight: f64 = inst.weight.iter().sum();
     let weight = |i: usize| inst.weight[i] / total_weight;
     // What tenant i would pay at most for one more GPU of type j: w_i s_ij / u_i less its cap
-    // price. At the optimum a held pair's is the type's price, the highest anyone's. A pair far
-    // below its type's highest is not held at the optimum, however much the interior point left
-    // there (a few millionths of a GPU that adds a billionth of the welfare): keeping it would
-    // ask Newton for an equality that cannot hold.
+    // price. At the optimum a held pair's is the type's price, the highest anyone's. With
+    // `outbid`, a pair that far below its type's highest is taken as not held at the optimum,
+    // however much the interior point left there (a few millionths of a GPU that adds a
+    // billionth of the welfare): keeping it would ask Newton for an equality that cannot hold.
     let u: Vec<f64> = (0..n).map(|i| inst.utility(i, &gpus[i])).collect();
     let worth = |i: usize, j: usize| inst.weight[i] * inst.speedup[i][j] / u[i] - cap_prices[i];
     let highest: Vec<f64> = (0..m)
@@ -65,7 +84,7 @@ pub(super) fn polish(
     let support: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| (0..m).map(move |j| (i, j)))
         .filter(|&(i, j)| inst.speedup[i][j] > 0.0 && gpus[i][j] > SUPPORT * share[i][j])
-        .filter(|&(i, j)| worth(i, j) >= (1.0 - OUTBID) * highest[j])
+        .filter(|&(i, j)| outbid.is_none_or(|o| worth(i, j) >= (1.0 - o) * highest[j]))
         .collect();
     let mut x: Vec<f64> = support
         .iter()
@@ -108,6 +127,7 @@ pub(super) fn polish(
         .map(|&(i, j)| inst.speedup[i][j] * share[i][j])
         .collect();
     let mut y = vec![0.0; nr];
+    let mut converged = false;
     for _ in 0..MAX_STEPS {
         let mut u = vec![0.0; n];
         for (v, &(i, _)) in support.iter().enumerate() {
@@ -182,6 +202,7 @@ pub(super) fn polish(
             })
             .fold(0.0_f64, f64::max);
         if worst_stationarity < 1e-13 && worst_equality < 1e-14 {
+            converged = true;
             break;
         }
         // Fraction to the boundary: stay strictly inside x > 0.
@@ -194,6 +215,13 @@ pub(super) fn polish(
         for (x, d) in x.iter_mut().zip(dx) {
             *x += step * d;
         }
+    }
+    if !converged && restarts > 0 && x.iter().any(|&v| v <= SUPPORT) {
+        let mut now = vec![vec![0.0; m]; n];
+        for (v, &(i, j)) in support.iter().enumerate() {
+            now[i][j] = x[v] * share[i][j];
+        }
+        return polish_from(inst, share, &now, cap_prices, outbid, restarts - 1);
     }
     let mut out = Polished {
         gpus: vec![vec![0.0; m]; n],
