@@ -184,6 +184,32 @@ fn nash_welfare_with_weights_four_orders_apart() {
 }
 
 #[test]
+fn nash_welfare_when_a_cap_and_a_type_bind_together() {
+    // Found by `cargo xtask fuzz`: one tenant capped at 1 GPU, a single GPU of its faster type
+    // (s = 13.71... / 7.30...) and 39,899 of the slower. It takes the fast GPU: u = s. Its cap and
+    // that type's capacity bind together, so the prices are not unique; the certificate needs a
+    // cap price that keeps the spare slow GPUs unwanted (q >= 1 / u), which the solver's duals
+    // did not give. Checked: the allocation, and the bound equal to the welfare.
+    let inst = Scenario::from_json(
+        r#"{"gpu_types": [{"name": "t0", "count": 39899}, {"name": "t1", "count": 1}],
+            "tenants": [{"name": "u0", "throughput": [7.300095340134897, 13.712839374742856],
+                         "max_gpus": 1}]}"#,
+    )
+    .unwrap()
+    .instance()
+    .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    let s: f64 = 13.712839374742856 / 7.300095340134897;
+    assert_near("u0", &sol.allocation.gpus[0], &[0.0, 1.0]);
+    assert!(near(sol.objective, s.ln()), "{}", sol.objective);
+    assert!(
+        near(market.dual_bound, sol.objective),
+        "{}",
+        market.dual_bound
+    );
+}
+
+#[test]
 fn nash_welfare_weighted_by_hand() {
     // w = (2, 1): budgets 2 and 1, p_slow + p_fast = 3. A takes the fast GPU, B the slow one:
     // stationarity w_i s_ij / u_i = p_j on what each holds gives p_fast = 2 x 3 / 3 = 2 and

@@ -140,33 +140,28 @@ pub fn dual_bound(inst: &Instance, prices: &[f64], cap_prices: &[f64]) -> f64 {
     bound
 }
 
-/// Tenant i's equal split of the types it runs on (n_j w_i / W where s_ij > 0, else 0), scaled
-/// down to its cap if it holds more. The scale of the program's variables: with the cap spread
-/// over types the tenant cannot use too, one that runs on a single type of 1% of the cluster
-/// would need y of about 100, and the interior point stalled there (found by the fuzz suite).
+/// The scale of tenant i's variables on each type it runs on: its equal split of the type,
+/// n_j w_i / W, but at most its cap (0 on types it cannot use). Spreading the cap over the types
+/// in proportion instead, a tenant that runs on a single type of 1% of the cluster, or whose
+/// fastest type has one GPU in 40,000, needs variables in the hundreds or thousands, and the
+/// interior point stalled there (both found by the fuzz suite).
 fn useful_split(inst: &Instance, i: usize) -> Vec<f64> {
     let share = inst.weight[i] / inst.weight.iter().sum::<f64>();
-    let mut bundle: Vec<f64> = (0..inst.types())
+    (0..inst.types())
         .map(|j| {
             if inst.speedup[i][j] > 0.0 {
-                inst.count[j] * share
+                let e = inst.count[j] * share;
+                inst.cap[i].map_or(e, |d| e.min(d))
             } else {
                 0.0
             }
         })
-        .collect();
-    let held: f64 = bundle.iter().sum();
-    if let Some(cap) = inst.cap[i] {
-        if held > cap {
-            bundle.iter_mut().for_each(|g| *g *= cap / held);
-        }
-    }
-    bundle
+        .collect()
 }
 
 /// Solves the Eisenberg–Gale program. Variables, in the order clarabel sees them: y_ij for each
 /// pair with n_j > 0 and s_ij > 0 (a pair worth nothing to i stays at 0), g_ij = e_ij y_ij with
-/// e_ij tenant i's capped equal split of the types it can use ([`useful_split`]; so y is about 1
+/// e_ij tenant i's equal split of type j, at most its cap ([`useful_split`]; so y is about 1
 /// and the solver's absolute tolerances are relative); then t_i, the epigraph of ln(u_i / u_i(e_i)) (dividing u_i by a constant moves
 /// every ln by a constant: same optimum, same prices, and u / u(e) is about 1).
 ///
@@ -317,28 +312,46 @@ pub(crate) fn equilibrium(inst: &Instance) -> Result<(Allocation, Market), Polic
 /// rather buy type j than what it holds. At the optimum these are the equilibrium prices (each
 /// tenant's best speedup per price is u_i / w_i, on the types it holds); where a type adds a
 /// billionth of the welfare the solvers' duals can miss its price by percents, these cannot.
+/// Two sets of cap prices q are tried: the market's, and, for each tenant at its cap,
+/// q_i = max w_i s_ij / u_i over the types with GPUs to spare (what keeps it from wanting more
+/// of those, which are free), 0 for the others.
 fn with_prices_of_allocation(
     inst: &Instance,
     g: Allocation,
     mut market: Market,
 ) -> (Allocation, Market) {
-    let u: Vec<f64> = (0..inst.tenants())
-        .map(|i| inst.utility(i, &g.gpus[i]))
+    let (n, m) = (inst.tenants(), inst.types());
+    let u: Vec<f64> = (0..n).map(|i| inst.utility(i, &g.gpus[i])).collect();
+    let worth = |i: usize, j: usize| inst.weight[i] * inst.speedup[i][j] / u[i];
+    let used = g.used(m);
+    let spare: Vec<usize> = (0..m)
+        .filter(|&j| inst.count[j] > 0.0 && used[j] < inst.count[j] * (1.0 - 1e-9))
         .collect();
-    let prices: Vec<f64> = (0..inst.types())
-        .map(|j| {
-            if inst.count[j] <= 0.0 {
-                return 0.0;
+    let at_cap: Vec<f64> = (0..n)
+        .map(|i| match inst.cap[i] {
+            Some(d) if g.gpus[i].iter().sum::<f64>() >= d * (1.0 - 1e-9) => {
+                spare.iter().map(|&j| worth(i, j)).fold(0.0_f64, f64::max)
             }
-            (0..inst.tenants())
-                .map(|i| inst.weight[i] * inst.speedup[i][j] / u[i] - market.cap_prices[i])
-                .fold(0.0_f64, f64::max)
+            _ => 0.0,
         })
         .collect();
-    let bound = dual_bound(inst, &prices, &market.cap_prices);
-    if bound.is_finite() && bound < market.dual_bound {
-        market.prices = prices;
-        market.dual_bound = bound;
+    for cap_prices in [market.cap_prices.clone(), at_cap] {
+        let prices: Vec<f64> = (0..m)
+            .map(|j| {
+                if inst.count[j] <= 0.0 {
+                    return 0.0;
+                }
+                (0..n)
+                    .map(|i| worth(i, j) - cap_prices[i])
+                    .fold(0.0_f64, f64::max)
+            })
+            .collect();
+        let bound = dual_bound(inst, &prices, &cap_prices);
+        if bound.is_finite() && (market.dual_bound.is_nan() || bound < market.dual_bound) {
+            market.prices = prices;
+            market.cap_prices = cap_prices;
+            market.dual_bound = bound;
+        }
     }
     (g, market)
 }
