@@ -263,18 +263,33 @@ fn program(
             })
         })
         .collect();
+    // A type with no GPUs: exactly zero, not zero to the solver's tolerance (which is relative
+    // to the size, and a size of hundreds of GPUs left 5e-7 of a GPU that does not exist).
     let g: Vec<Vec<Var>> = (0..tenants)
-        .map(|i| (0..types).map(|_| lp.var_scaled(0.0, size[i])).collect())
+        .map(|i| {
+            (0..types)
+                .map(|j| {
+                    if inst.count[j] > 0.0 {
+                        lp.var_scaled(0.0, size[i])
+                    } else {
+                        lp.bounded_var(0.0, 0.0, 0.0)
+                    }
+                })
+                .collect()
+        })
         .collect();
-    // A pair gets a variable only on the types where both its jobs run: elsewhere its time
-    // would take GPUs and give nothing, so some optimum leaves it at 0 (and most measured
-    // pairs run on only some types, so this keeps the LP a third of the size).
+    // A pair gets a variable only on the types that have GPUs and where both its jobs run:
+    // elsewhere its time would take GPUs and give nothing, so some optimum leaves it at 0 (and
+    // most measured pairs run on only some types, so this keeps the LP a third of the size).
     let h: Vec<Vec<Option<Var>>> = pairs
         .iter()
         .map(|p| {
             p.throughput
                 .iter()
-                .map(|&(ta, tb)| (ta > 0.0 && tb > 0.0).then(|| lp.var_scaled(0.0, size[p.a])))
+                .zip(&inst.count)
+                .map(|(&(ta, tb), &n)| {
+                    (ta > 0.0 && tb > 0.0 && n > 0.0).then(|| lp.var_scaled(0.0, size[p.a]))
+                })
                 .collect()
         })
         .collect();
