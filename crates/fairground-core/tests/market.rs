@@ -34,6 +34,32 @@ fn assert_near(what: &str, got: &[f64], want: &[f64]) {
     );
 }
 
+/// Each of `got` within 1e-9 of `want`'s, relatively (prices of tiny budgets are tiny).
+fn assert_relatively_near(what: &str, got: &[f64], want: &[f64]) {
+    assert!(
+        got.len() == want.len()
+            && got
+                .iter()
+                .zip(want)
+                .all(|(g, w)| (g - w).abs() <= 1e-9 * w.abs()),
+        "{what}: got {got:?}, want {want:?}"
+    );
+}
+
+/// The Nash welfare is `welfare`, and the prices' dual bound equals it.
+fn assert_certified_at(sol: &Solution, market: &Market, welfare: f64) {
+    assert!(
+        near(sol.objective, welfare),
+        "{} against {welfare}",
+        sol.objective
+    );
+    assert!(
+        near(market.dual_bound, sol.objective),
+        "bound {}",
+        market.dual_bound
+    );
+}
+
 #[test]
 fn nash_welfare_two_by_two_by_hand() {
     // A = (1, 3), B = (1, 2), budgets 1 each, so p_slow + p_fast = 2. A buys only fast GPUs, B the
@@ -72,12 +98,7 @@ fn nash_welfare_prices_a_type_worth_a_billionth_of_the_whole() {
     let u = 3149.380740517351 * 482659.0 + 1.0;
     assert_near("u0", &sol.allocation.gpus[0], &[482659.0, 1.0]);
     assert_near("prices", &market.prices, &[3149.380740517351 / u, 1.0 / u]);
-    assert!(near(sol.objective, u.ln()), "{}", sol.objective);
-    assert!(
-        near(market.dual_bound, sol.objective),
-        "{}",
-        market.dual_bound
-    );
+    assert_certified_at(&sol, &market, u.ln());
 }
 
 #[test]
@@ -103,15 +124,7 @@ fn nash_welfare_prices_a_single_gpu_between_tiny_budgets() {
     assert_near("A", &sol.allocation.gpus[0], &[0.0, 6200.0, 0.0]);
     assert_near("B", &sol.allocation.gpus[1], &[5378.0, 0.0, 1.0]);
     let want = [1e-9 / ub, 1e-7 * 1e4 / ua, 1e-9 * s / ub];
-    assert!(
-        market
-            .prices
-            .iter()
-            .zip(&want)
-            .all(|(p, w)| (p - w).abs() <= 1e-9 * w),
-        "prices {:?}, want {want:?}",
-        market.prices
-    );
+    assert_relatively_near("prices", &market.prices, &want);
     let welfare = 1e-7 * ua.ln() + 1e-9 * ub.ln();
     assert!(
         (sol.objective - welfare).abs() <= 1e-9 * welfare,
@@ -172,15 +185,7 @@ fn nash_welfare_with_weights_four_orders_apart() {
     assert_near("D", &sol.allocation.gpus[3], &[0.0, 1.0 - a, 0.0]);
     // Each type's price is its buyers' budgets over its GPUs.
     let want = [w[1], w[0] + w[3], w[2] / 98641.0];
-    assert!(
-        market
-            .prices
-            .iter()
-            .zip(&want)
-            .all(|(p, w)| (p - w).abs() <= 1e-9 * w),
-        "prices {:?}, want {want:?}",
-        market.prices
-    );
+    assert_relatively_near("prices", &market.prices, &want);
 }
 
 #[test]
@@ -201,12 +206,7 @@ fn nash_welfare_when_a_cap_and_a_type_bind_together() {
     let (sol, market) = solve("nash-welfare", &inst);
     let s: f64 = 13.712839374742856 / 7.300095340134897;
     assert_near("u0", &sol.allocation.gpus[0], &[0.0, 1.0]);
-    assert!(near(sol.objective, s.ln()), "{}", sol.objective);
-    assert!(
-        near(market.dual_bound, sol.objective),
-        "{}",
-        market.dual_bound
-    );
+    assert_certified_at(&sol, &market, s.ln());
 }
 
 #[test]
