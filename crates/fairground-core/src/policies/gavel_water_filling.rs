@@ -144,11 +144,7 @@ fn raise(
     levels: &[f64],
     step: &[f64],
 ) -> Result<(AllocationLp, LpSolution, Var), PolicyError> {
-    let mut m = if caps_rarely_bind(inst) {
-        AllocationLp::with_capacity_rows(Lp::maximize(), inst, |_, _| 0.0)
-    } else {
-        AllocationLp::new(Lp::maximize(), inst, |_, _| 0.0)
-    };
+    let mut m = base_model(inst);
     // c's expected size: the least any rising tenant's equal split would raise it by.
     let hint = (0..inst.tenants())
         .filter(|&i| step[i] > 0.0)
@@ -162,18 +158,42 @@ fn raise(
             1.0
         },
     );
-    for i in 0..inst.tenants() {
+    add_level_rows(&mut m, unit, levels, |i| {
+        (step[i] > 0.0).then_some((c, step[i]))
+    });
+    let sol = m.solve_lazy_caps(inst)?;
+    Ok((m, sol, c))
+}
+
+/// The base constraints of [`raise`] and [`stuck`], with the cap rows left to be added lazily
+/// where few caps bind ([`caps_rarely_bind`]).
+fn base_model(inst: &Instance) -> AllocationLp {
+    if caps_rarely_bind(inst) {
+        AllocationLp::with_capacity_rows(Lp::maximize(), inst, |_, _| 0.0)
+    } else {
+        AllocationLp::new(Lp::maximize(), inst, |_, _| 0.0)
+    }
+}
+
+/// `u_i(g) >= U_i + a_i v_i` for every tenant, where `rise(i)` gives (v_i, a_i) for a tenant that
+/// may rise (none: it holds its level), levels held a hair below. Each row is divided by its
+/// largest rate, so rows of tenants with very different speeds have coefficients of one size.
+fn add_level_rows(
+    m: &mut AllocationLp,
+    unit: &[Vec<f64>],
+    levels: &[f64],
+    rise: impl Fn(usize) -> Option<(Var, f64)>,
+) {
+    for (i, level) in levels.iter().enumerate() {
         let largest = unit[i].iter().fold(0.0_f64, |a, &r| a.max(r.abs()));
         let scale = if largest > 0.0 { 1.0 / largest } else { 1.0 };
         let scaled: Vec<f64> = unit[i].iter().map(|r| r * scale).collect();
         let mut row = m.weighted(i, &scaled);
-        if step[i] > 0.0 {
-            row.push((c, -step[i] * scale));
+        if let Some((v, a)) = rise(i) {
+            row.push((v, -a * scale));
         }
-        m.lp.ge(row, levels[i] * (1.0 - HAIR) * scale);
+        m.lp.ge(row, level * (1.0 - HAIR) * scale);
     }
-    let sol = m.solve_lazy_caps(inst)?;
-    Ok((m, sol, c))
 }
 
 /// How far, relative to its level, [`stuck`] lets each undecided tenant rise in one LP.
@@ -203,25 +223,12 @@ fn stuck(
 ) -> Result<Vec<usize>, PolicyError> {
     let eps = |i: usize| RISE * levels[i] + 1e-9;
     let lazy_caps = caps_rarely_bind(inst);
-    let mut m = if lazy_caps {
-        AllocationLp::with_capacity_rows(Lp::maximize(), inst, |_, _| 0.0)
-    } else {
-        AllocationLp::new(Lp::maximize(), inst, |_, _| 0.0)
-    };
+    let mut m = base_model(inst);
     let mut d = vec![None; inst.tenants()];
     for &i in rising {
         d[i] = Some(m.lp.bounded_var(1.0, 0.0, 1.0));
     }
-    for (k, level) in levels.iter().enumerate() {
-        let largest = unit[k].iter().fold(0.0_f64, |a, &r| a.max(r.abs()));
-        let scale = if largest > 0.0 { 1.0 / largest } else { 1.0 };
-        let scaled: Vec<f64> = unit[k].iter().map(|r| r * scale).collect();
-        let mut row = m.weighted(k, &scaled);
-        if let Some(dk) = d[k] {
-            row.push((dk, -eps(k) * scale));
-        }
-        m.lp.ge(row, level * (1.0 - HAIR) * scale);
-    }
+    add_level_rows(&mut m, unit, levels, |k| d[k].map(|dk| (dk, eps(k))));
     let mut caps_added = vec![!lazy_caps; inst.tenants()];
     let mut sol = m.add_broken_caps(inst, m.lp.solve()?, &mut caps_added)?;
     let mut undecided = rising.to_vec();
