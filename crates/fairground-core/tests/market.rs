@@ -210,6 +210,35 @@ fn nash_welfare_when_a_cap_and_a_type_bind_together() {
 }
 
 #[test]
+fn nash_welfare_of_a_capped_big_budget_beside_a_tiny_one() {
+    // Found by `cargo xtask fuzz`: one type of 1,025 GPUs; A (w = 0.184...) capped at 87.2...,
+    // B (w = 6.78e-6) uncapped. Split by budgets A would take nearly all; its cap binds, so A
+    // holds d and B the rest, 1,025 - d, about 25,000 times its equal split. B sets the price,
+    // p = w_B / (1,025 - d), and A's cap the rest of A's: q_A = w_A / d - p. The bound is then
+    // p (1,025 - d) + w_A + sum_i w_i (ln x_i - 1) = w_A ln d + w_B ln (1,025 - d).
+    let (w_a, w_b, d) = (0.18423791841274823, 6.778692338509136e-6, 87.22884688612963);
+    let inst = Scenario::from_json(&format!(
+        r#"{{"gpu_types": [{{"name": "t0", "count": 1025}}],
+            "tenants": [{{"name": "A", "throughput": [1], "weight": {w_a}, "max_gpus": {d}}},
+                        {{"name": "B", "throughput": [1], "weight": {w_b}}}]}}"#
+    ))
+    .unwrap()
+    .instance()
+    .unwrap();
+    let (sol, market) = solve("nash-welfare", &inst);
+    let rest = 1025.0 - d;
+    assert_near("A", &sol.allocation.gpus[0], &[d]);
+    assert_near("B", &sol.allocation.gpus[1], &[rest]);
+    assert_relatively_near("price", &market.prices, &[w_b / rest]);
+    assert_relatively_near(
+        "cap prices",
+        &market.cap_prices,
+        &[w_a / d - w_b / rest, 0.0],
+    );
+    assert_certified_at(&sol, &market, w_a * d.ln() + w_b * rest.ln());
+}
+
+#[test]
 fn nash_welfare_weighted_by_hand() {
     // w = (2, 1): budgets 2 and 1, p_slow + p_fast = 3. A takes the fast GPU, B the slow one:
     // stationarity w_i s_ij / u_i = p_j on what each holds gives p_fast = 2 x 3 / 3 = 2 and

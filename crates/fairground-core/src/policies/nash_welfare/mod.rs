@@ -140,30 +140,71 @@ pub fn dual_bound(inst: &Instance, prices: &[f64], cap_prices: &[f64]) -> f64 {
     bound
 }
 
-/// The scale of tenant i's variables on each type it runs on: its equal split of the type,
-/// n_j w_i / W, but at most its cap (0 on types it cannot use). Spreading the cap over the types
-/// in proportion instead, a tenant that runs on a single type of 1% of the cluster, or whose
-/// fastest type has one GPU in 40,000, needs variables in the hundreds or thousands, and the
-/// interior point stalled there (both found by the fuzz suite).
-fn useful_split(inst: &Instance, i: usize) -> Vec<f64> {
-    let share = inst.weight[i] / inst.weight.iter().sum::<f64>();
-    (0..inst.types())
-        .map(|j| {
-            if inst.speedup[i][j] > 0.0 {
-                let e = inst.count[j] * share;
-                inst.cap[i].map_or(e, |d| e.min(d))
-            } else {
-                0.0
-            }
+/// The scale of each tenant's variables on each type it runs on: its share of the type at the
+/// filling level, n_j min(1, lambda w_i), but at most its cap (0 on types it cannot use).
+/// lambda is the level, per unit of weight, at which the tenants that their caps do not stop
+/// share the cluster ([`filling_level`]): 1 / W without caps, more when a capped tenant leaves
+/// what its weight would take to the others. Each way of scaling tried before stalled the
+/// interior point on a case the fuzz suite found: spreading the cap over the types in
+/// proportion, a tenant that runs on a single type of 1% of the cluster, or whose fastest type
+/// has one GPU in 40,000, needed variables in the hundreds or thousands; and the equal split
+/// n_j w_i / W made a tiny budget beside a capped big one, which takes what the big one cannot,
+/// need 24,000.
+fn useful_split(inst: &Instance) -> Vec<Vec<f64>> {
+    let level = filling_level(inst);
+    (0..inst.tenants())
+        .map(|i| {
+            let phi = (level * inst.weight[i]).min(1.0);
+            (0..inst.types())
+                .map(|j| {
+                    if inst.speedup[i][j] > 0.0 {
+                        let e = inst.count[j] * phi;
+                        inst.cap[i].map_or(e, |d| e.min(d))
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
         })
         .collect()
 }
 
+/// lambda, by progressive filling with the cluster's types taken as one pool: every tenant's
+/// share of it grows as lambda w_i until its cap stops it at d_i / (the GPUs of the types it
+/// runs on), and lambda is where the shares add up to 1 (infinite when every cap stops its
+/// tenant first). Only a scale for the solver: the program and its optimum do not depend on it.
+fn filling_level(inst: &Instance) -> f64 {
+    let n = inst.tenants();
+    let usable = |i: usize| -> f64 {
+        (0..inst.types())
+            .filter(|&j| inst.speedup[i][j] > 0.0)
+            .map(|j| inst.count[j])
+            .sum()
+    };
+    let limit: Vec<f64> = (0..n)
+        .map(|i| inst.cap[i].map_or(f64::INFINITY, |d| d / usable(i)))
+        .collect();
+    let mut by_limit: Vec<usize> = (0..n).collect();
+    crate::order::sort_indices_by(&mut by_limit, &|a, b| {
+        (limit[a] / inst.weight[a]).total_cmp(&(limit[b] / inst.weight[b]))
+    });
+    let (mut left, mut weight_left) = (1.0, inst.weight.iter().sum::<f64>());
+    for &i in &by_limit {
+        if limit[i] >= left * inst.weight[i] / weight_left {
+            return left / weight_left;
+        }
+        left -= limit[i];
+        weight_left -= inst.weight[i];
+    }
+    f64::INFINITY
+}
+
 /// Solves the Eisenberg–Gale program. Variables, in the order clarabel sees them: y_ij for each
 /// pair with n_j > 0 and s_ij > 0 (a pair worth nothing to i stays at 0), g_ij = e_ij y_ij with
-/// e_ij tenant i's equal split of type j, at most its cap ([`useful_split`]; so y is about 1
-/// and the solver's absolute tolerances are relative); then t_i, the epigraph of ln(u_i / u_i(e_i)) (dividing u_i by a constant moves
-/// every ln by a constant: same optimum, same prices, and u / u(e) is about 1).
+/// e_ij tenant i's share of type j, at most its cap ([`useful_split`]; so y is about 1 and the
+/// solver's absolute tolerances are relative); then t_i, the epigraph of ln(u_i / u_i(e_i))
+/// (dividing u_i by a constant moves every ln by a constant: same optimum, same prices, and
+/// u / u(e) is about 1).
 ///
 /// ```text
 /// minimise   -sum_i (w_i / W) t_i
@@ -178,7 +219,7 @@ fn useful_split(inst: &Instance, i: usize) -> Vec<f64> {
 pub(crate) fn equilibrium(inst: &Instance) -> Result<(Allocation, Market), PolicyError> {
     let (n, m) = (inst.tenants(), inst.types());
     let total_weight: f64 = inst.weight.iter().sum();
-    let share: Vec<Vec<f64>> = (0..n).map(|i| useful_split(inst, i)).collect();
+    let share = useful_split(inst);
     let target: Vec<f64> = (0..n).map(|i| inst.utility(i, &share[i])).collect();
     let pairs: Vec<(usize, usize)> = (0..n)
         .flat_map(|i| (0..m).map(move |j| (i, j)))
