@@ -19,7 +19,7 @@
 //! ([`fairness::si_relaxation`], [`fairness::ef_relaxation`]; both are in the JSON).
 
 use crate::fairness;
-use crate::policies::{self, most_efficient, EfRows, PolicyError, Relaxation};
+use crate::policies::{self, most_efficient_seeded, PolicyError, Relaxation};
 use crate::Instance;
 use serde::{Deserialize, Serialize};
 
@@ -119,17 +119,13 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
         .map(|k| k as f64 / intervals as f64)
         .collect();
     let mut curves = Vec::new();
+    // The EF rows tight at each point of the EF curve, which the SI + EF curve starts from too.
+    let mut ef_tight = Vec::new();
     for guarantee in Guarantee::ALL {
-        let efficiency = eps
-            .iter()
-            .map(|&e| {
-                most_efficient(inst, guarantee.relaxation(e), EfRows::Lazy)
-                    .map(|sol| sol.allocation.efficiency(inst))
-                    .map_err(|err: PolicyError| {
-                        format!("{} at eps = {e}: {err}", guarantee.label())
-                    })
-            })
-            .collect::<Result<Vec<f64>, String>>()?;
+        let (efficiency, tight) = curve_points(inst, guarantee, &eps, &ef_tight)?;
+        if guarantee == Guarantee::EnvyFreeness {
+            ef_tight = tight;
+        }
         let (first, last) = (efficiency[0], efficiency[efficiency.len() - 1]);
         curves.push(Curve {
             guarantee,
@@ -174,4 +170,32 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
         policies: points,
         failed,
     })
+}
+
+/// EF pairs (i, k): the rows of an LP.
+type Pairs = Vec<(usize, usize)>;
+
+/// E_G at each point of the grid, and the EF rows tight at each. Solved from eps = 1 down, each
+/// LP starting with the rows tight at the point before and at the same point of `also` (the EF
+/// curve's, for SI + EF): most are needed again, and a cold solve with them is faster than
+/// finding them one by one (BENCHMARKS.md, "Nash welfare, partial allocation and the frontier").
+/// The optimum is the same: rows still missing are added lazily.
+fn curve_points(
+    inst: &Instance,
+    guarantee: Guarantee,
+    eps: &[f64],
+    also: &[Pairs],
+) -> Result<(Vec<f64>, Vec<Pairs>), String> {
+    let mut efficiency = vec![0.0; eps.len()];
+    let mut tight_at = vec![Vec::new(); eps.len()];
+    let mut seed: Pairs = Vec::new();
+    for (k, &e) in eps.iter().enumerate().rev() {
+        seed.extend(also.get(k).into_iter().flatten().copied());
+        let (sol, tight) = most_efficient_seeded(inst, guarantee.relaxation(e), &seed)
+            .map_err(|err: PolicyError| format!("{} at eps = {e}: {err}", guarantee.label()))?;
+        efficiency[k] = sol.allocation.efficiency(inst);
+        seed.clone_from(&tight);
+        tight_at[k] = tight;
+    }
+    Ok((efficiency, tight_at))
 }

@@ -163,3 +163,42 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The frontier seeds each point's LP with the rows tight at the point before. A seed only
+    /// saves time: from the tight pairs of another eps, plus pairs EF does not ask for (and
+    /// i = k, and tenants that do not exist), the optimum is the one with every row up front.
+    /// The pairs returned as tight are tight by the definition, recomputed here.
+    #[test]
+    fn a_seeded_solve_reaches_the_same_optimum(
+        inst in random_instance(),
+        (eps, other) in (0usize..=4, 0usize..=4),
+        junk in prop::collection::vec((0usize..7, 0usize..7), 0..6),
+    ) {
+        use fairground_core::policies::{most_efficient, most_efficient_seeded, EfRows, Relaxation};
+        let relax = |e: usize| Relaxation {
+            sharing_incentive: Some(e as f64 / 4.0),
+            envy_freeness: Some(e as f64 / 4.0),
+        };
+        let (_, mut seed) = most_efficient_seeded(&inst, relax(other), &[]).unwrap();
+        seed.extend(junk);
+        let (seeded, tight) = most_efficient_seeded(&inst, relax(eps), &seed).unwrap();
+        let full = most_efficient(&inst, relax(eps), EfRows::Full).unwrap();
+        prop_assert!(
+            (seeded.objective - full.objective).abs() <= 1e-7 * full.objective,
+            "seeded {} against every row {}", seeded.objective, full.objective
+        );
+        let g = &seeded.allocation;
+        let value = |i: usize, k: usize| -> f64 {
+            g.gpus[k].iter().zip(&inst.speedup[i]).map(|(x, s)| x * s).sum::<f64>() / inst.weight[k]
+        };
+        let factor = 1.0 - eps as f64 / 4.0;
+        for (i, k) in tight {
+            let (own, theirs) = (value(i, i), factor * value(i, k));
+            prop_assert!(i != k && (own - theirs).abs() <= 1e-7 * own.max(theirs),
+                "({i}, {k}) returned as tight: {own} against {theirs}");
+        }
+    }
+}
