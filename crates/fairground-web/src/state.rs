@@ -25,10 +25,13 @@ pub const MAX_PASTE_BYTES: usize = 256 * 1024;
 /// policy tens of times per tenant); above, it runs when asked.
 pub const AUTO_SP_TENANTS: usize = 8;
 /// Up to this many tenants the playground's frontier is drawn every 0.05 in eps, above every 0.1.
-pub const FINE_FRONTIER_TENANTS: usize = 30;
+/// (60 x 6 at 0.05 takes about as long natively, 0.6 s, as 30 x 6 did before the frontier's
+/// LPs started from their neighbours' rows, BENCHMARKS.md.)
+pub const FINE_FRONTIER_TENANTS: usize = 60;
 /// Past this many tenants the page does not compute the frontier (33 LPs of oef-coop's size and
-/// every policy: about 28 s natively at 150 x 12, BENCHMARKS.md); it points to the CLI instead.
-pub const MAX_FRONTIER_TENANTS: usize = 60;
+/// every policy: 1.5 s natively at 100 x 6, 7.7 s at 150 x 12, BENCHMARKS.md); it points to the
+/// CLI instead.
+pub const MAX_FRONTIER_TENANTS: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
