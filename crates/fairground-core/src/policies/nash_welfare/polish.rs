@@ -56,6 +56,24 @@ pub(super) fn polish(
     polish_from(inst, share, gpus, cap_prices, outbid, RESTARTS)
 }
 
+/// [`polish`], starting again up to `restarts` times (for a start with pairs that may not be
+/// held at the optimum, each of which may need one).
+pub(super) fn polish_with_restarts(
+    inst: &Instance,
+    share: &[Vec<f64>],
+    gpus: &[Vec<f64>],
+    restarts: usize,
+) -> Option<Polished> {
+    polish_from(
+        inst,
+        share,
+        gpus,
+        &vec![0.0; inst.tenants()],
+        None,
+        restarts,
+    )
+}
+
 /// [`polish`], and when Newton stops short with some held pair driven to the boundary (a pair
 /// the optimum does not hold, which the fraction to the boundary lets no step cross), again from
 /// where it stopped without that pair, up to `restarts` times.
@@ -214,6 +232,11 @@ fn polish_from(
             .fold(1.0_f64, f64::min);
         for (x, d) in x.iter_mut().zip(dx) {
             *x += step * d;
+        }
+        // A pair driven to the boundary stops every later step short (the fraction to the
+        // boundary): start again without it now rather than after MAX_STEPS tiny steps.
+        if step < 1.0 && x.iter().any(|&v| v <= SUPPORT) {
+            break;
         }
     }
     if !converged && restarts > 0 && x.iter().any(|&v| v <= SUPPORT) {
