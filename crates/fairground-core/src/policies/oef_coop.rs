@@ -106,24 +106,16 @@ pub fn most_efficient(
     relax: Relaxation,
     ef_rows: EfRows,
 ) -> Result<Solution, PolicyError> {
-    match ef_rows {
-        EfRows::Lazy => most_efficient_seeded(inst, relax, &[]).map(|(sol, _)| sol),
-        EfRows::Full => {
-            // Every required pair's row up front: none is left open.
-            let (m, sol) = solve_with_rows(inst, relax, |m| {
-                let n = inst.tenants();
-                if let Some(eps) = relax.envy_freeness {
-                    for i in 0..n {
-                        for k in (0..n).filter(|&k| must_not_envy(inst, i, k)) {
-                            m.lp.ge(ef_row(m, inst, i, k, 1.0 - eps), 0.0);
-                        }
-                    }
-                }
-                vec![vec![false; n]; n]
-            })?;
-            Ok(solution(inst, &m, &sol))
-        }
-    }
+    let n = inst.tenants();
+    // Every row up front is the seed of every required pair: none is then left to add.
+    let seed: Vec<(usize, usize)> = match ef_rows {
+        EfRows::Lazy => Vec::new(),
+        EfRows::Full => (0..n)
+            .flat_map(|i| (0..n).map(move |k| (i, k)))
+            .filter(|&(i, k)| must_not_envy(inst, i, k))
+            .collect(),
+    };
+    most_efficient_seeded(inst, relax, &seed).map(|(sol, _)| sol)
 }
 
 /// [`most_efficient`] with lazily added EF rows, the rows of the pairs in `seed` in the LP from
@@ -138,50 +130,6 @@ pub fn most_efficient_seeded(
     seed: &[(usize, usize)],
 ) -> Result<(Solution, Vec<(usize, usize)>), PolicyError> {
     let n = inst.tenants();
-    let Some(eps) = relax.envy_freeness else {
-        let (m, sol) = solve_with_rows(inst, relax, |_| Vec::new())?;
-        return Ok((solution(inst, &m, &sol), Vec::new()));
-    };
-    let factor = 1.0 - eps;
-    // Pairs still to check; a row in the LP holds to the solver's tolerance and is never added
-    // twice (that could loop).
-    let (m, sol) = solve_with_rows(inst, relax, |m| {
-        let mut open: Vec<Vec<bool>> = (0..n)
-            .map(|i| (0..n).map(|k| must_not_envy(inst, i, k)).collect())
-            .collect();
-        for &(i, k) in seed {
-            if i < n && k < n && open[i][k] {
-                m.lp.ge(ef_row(m, inst, i, k, factor), 0.0);
-                open[i][k] = false;
-            }
-        }
-        open
-    })?;
-    let g = m.read(&sol.lp);
-    let tight = (0..n)
-        .flat_map(|i| (0..n).map(move |k| (i, k)))
-        .filter(|&(i, k)| !sol.open[i][k] && must_not_envy(inst, i, k))
-        .filter(|&(i, k)| relaxed_relative_envy(inst, &g, i, k, factor) > -1e-9)
-        .collect();
-    Ok((solution(inst, &m, &sol), tight))
-}
-
-/// An LP solved with its EF rows lazily added: the solution, and which pairs are still open
-/// (false: their row is in the LP, or EF does not constrain them).
-struct LazySolution {
-    lp: LpSolution,
-    open: Vec<Vec<bool>>,
-}
-
-/// oef-coop's program with SI rows per `relax` and the EF rows `rows_up_front` puts in (it
-/// returns the pairs it left open), then, when EF is imposed, the violated rows of the open
-/// pairs added lazily.
-fn solve_with_rows(
-    inst: &Instance,
-    relax: Relaxation,
-    rows_up_front: impl FnOnce(&mut AllocationLp) -> Vec<Vec<bool>>,
-) -> Result<(AllocationLp, LazySolution), PolicyError> {
-    let n = inst.tenants();
     let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
     if let Some(eps) = relax.sharing_incentive {
         for i in 0..n {
@@ -190,17 +138,33 @@ fn solve_with_rows(
             m.lp.ge(own, target);
         }
     }
-    let open = rows_up_front(&mut m);
-    let first = m.lp.solve()?;
-    let sol = match relax.envy_freeness {
-        Some(eps) => add_violated_rows(&m, inst, first, open, 1.0 - eps)?,
-        None => LazySolution { lp: first, open },
+    let Some(eps) = relax.envy_freeness else {
+        let allocation = m.read(&m.lp.solve()?);
+        return Ok((solution(inst, allocation), Vec::new()));
     };
-    Ok((m, sol))
+    let factor = 1.0 - eps;
+    // Pairs still to check; a row in the LP holds to the solver's tolerance and is never added
+    // twice (that could loop).
+    let mut open: Vec<Vec<bool>> = (0..n)
+        .map(|i| (0..n).map(|k| must_not_envy(inst, i, k)).collect())
+        .collect();
+    for &(i, k) in seed {
+        if i < n && k < n && open[i][k] {
+            m.lp.ge(ef_row(&m, inst, i, k, factor), 0.0);
+            open[i][k] = false;
+        }
+    }
+    let sol = m.lp.solve()?;
+    let g = m.read(&add_violated_rows(&m, inst, sol, &mut open, factor)?);
+    let tight = (0..n)
+        .flat_map(|i| (0..n).map(move |k| (i, k)))
+        .filter(|&(i, k)| !open[i][k] && must_not_envy(inst, i, k))
+        .filter(|&(i, k)| relaxed_relative_envy(inst, &g, i, k, factor) > -1e-9)
+        .collect();
+    Ok((solution(inst, g), tight))
 }
 
-fn solution(inst: &Instance, m: &AllocationLp, sol: &LazySolution) -> Solution {
-    let allocation = m.read(&sol.lp);
+fn solution(inst: &Instance, allocation: crate::Allocation) -> Solution {
     Solution {
         objective: allocation.efficiency(inst),
         allocation,
@@ -221,16 +185,16 @@ fn add_violated_rows(
     m: &AllocationLp,
     inst: &Instance,
     mut sol: LpSolution,
-    mut open: Vec<Vec<bool>>,
+    open: &mut [Vec<bool>],
     factor: f64,
-) -> Result<LazySolution, PolicyError> {
+) -> Result<LpSolution, PolicyError> {
     let mut scan = EnvyScan::new(inst, factor);
     loop {
         // Ranked by relative envy: tenants with large speedups would otherwise dominate, and
         // ranking this way needs ~25% fewer rows (BENCHMARKS.md). A row is added while the
         // envy is above the checker's tolerance times LP_MARGIN.
-        let Some((i, k)) = scan.most_violated(&m.read(&sol), &open, TOLERANCE * LP_MARGIN) else {
-            return Ok(LazySolution { lp: sol, open });
+        let Some((i, k)) = scan.most_violated(&m.read(&sol), open, TOLERANCE * LP_MARGIN) else {
+            return Ok(sol);
         };
         open[i][k] = false;
         sol = sol.add_ge(ef_row(m, inst, i, k, factor), 0.0)?;
