@@ -44,6 +44,10 @@ fn end_points_by_hand() {
         .find(|c| c.guarantee == Guarantee::Both)
         .unwrap();
     assert!((both.price_of_fairness - (1.0 - 3.75 / 4.0)).abs() < 1e-9);
+    // oef-coop is the SI + EF curve at eps = 0, exactly.
+    let oef = f.policies.iter().find(|p| p.policy == "oef-coop").unwrap();
+    assert!((oef.efficiency - 3.75).abs() < 1e-9, "{oef:?}");
+    assert!(oef.eps_both < 1e-9, "{oef:?}");
     // gavel-max-sum gives everything to A: B gets nothing, so its SI needs eps = 1.
     let max_sum = f
         .policies
@@ -154,6 +158,13 @@ proptest! {
         for p in &f.policies {
             let policy = fairground_core::policies::by_name(&p.policy).unwrap();
             let g = policy.solve(&inst).unwrap().allocation;
+            // oef-coop's point comes from the SI + EF curve's LP at eps = 0, not from a solve of
+            // its own: the same program, so the same optimum.
+            let own: f64 = (0..inst.tenants())
+                .map(|i| g.gpus[i].iter().zip(&inst.speedup[i]).map(|(x, s)| x * s).sum::<f64>())
+                .sum();
+            prop_assert!((p.efficiency - own).abs() <= 1e-7 * own.max(1e-9),
+                "{}: placed at efficiency {} but solves to {}", p.policy, p.efficiency, own);
             let eps = needed(&inst, &g);
             prop_assert!((eps - p.eps_both).abs() < 1e-6, "{}: eps {} vs {}", p.policy, p.eps_both, eps);
             // The next grid point at or above eps bounds the policy's efficiency.
