@@ -18,11 +18,11 @@
 //! A policy's point: its efficiency against the smallest eps at which it meets both guarantees
 //! ([`fairness::si_relaxation`], [`fairness::ef_relaxation`]; both are in the JSON).
 
-use crate::fairness;
+use crate::fairness::{self, TOLERANCE};
 use crate::policies::{
     self, most_efficient_seeded, OefCoop, Policy, PolicyError, Relaxation, Solution,
 };
-use crate::Instance;
+use crate::{Allocation, Instance};
 use serde::{Deserialize, Serialize};
 
 /// The grid step when none is given.
@@ -228,6 +228,14 @@ fn curve_points(
         seed.extend(also.get(k).into_iter().flatten().copied());
         let (sol, tight) = most_efficient_seeded(inst, guarantee.relaxation(e), &seed)
             .map_err(|err: PolicyError| format!("{} at eps = {e}: {err}", guarantee.label()))?;
+        check_point(inst, guarantee, e, &sol.allocation).map_err(|why| {
+            format!(
+                "{} at eps = {e}: the solver's answer failed its check, so no curve is shown: \
+                 {why}{}",
+                guarantee.label(),
+                blame(inst)
+            )
+        })?;
         efficiency[k] = sol.allocation.efficiency(inst);
         seed.clone_from(&tight);
         tight_at[k] = tight;
@@ -235,5 +243,60 @@ fn curve_points(
     }
     // The grid always holds eps = 0, solved last.
     let at_zero = last.ok_or("the eps grid is empty")?;
+    // The feasible set grows with eps, so a point below the one before is not an optimum.
+    if let Some(k) = (1..eps.len()).find(|&k| {
+        efficiency[k]
+            < efficiency[k - 1] - TOLERANCE * efficiency[k - 1].abs().max(efficiency[k].abs())
+    }) {
+        return Err(format!(
+            "{}: the most efficient allocation at eps = {} ({}) is below the one at eps = {} ({}), \
+             so one of the solver's answers is not an optimum and no curve is shown{}",
+            guarantee.label(),
+            eps[k],
+            efficiency[k],
+            eps[k - 1],
+            efficiency[k - 1],
+            blame(inst)
+        ));
+    }
     Ok((efficiency, tight_at, at_zero))
+}
+
+/// A point's allocation must meet what its LP imposed, to the checker's tolerance: the base
+/// constraints and each guarantee relaxed by eps. Where the numbers span many orders of
+/// magnitude the solver can return one that does not (the fuzz suite found a type with no GPUs
+/// handed out, and a curve 1e6 times too high), and a curve through it would be silently wrong.
+fn check_point(
+    inst: &Instance,
+    guarantee: Guarantee,
+    eps: f64,
+    g: &Allocation,
+) -> Result<(), String> {
+    g.check(inst)?;
+    let relax = guarantee.relaxation(eps);
+    let needs = [
+        (
+            relax.sharing_incentive,
+            fairness::si_relaxation(inst, g),
+            "sharing incentive",
+        ),
+        (
+            relax.envy_freeness,
+            fairness::ef_relaxation(inst, g),
+            "envy-freeness",
+        ),
+    ];
+    for (imposed, needed, name) in needs {
+        if let Some(allowed) = imposed.filter(|&allowed| needed > allowed + TOLERANCE) {
+            return Err(format!(
+                "its allocation meets {name} only relaxed by {needed}, not by {allowed}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What the policies say too when the solver fails on widely spread numbers.
+fn blame(inst: &Instance) -> String {
+    crate::scenario::wide_spread(inst).map_or(String::new(), |spread| format!(" ({spread})"))
 }

@@ -60,6 +60,39 @@ fn end_points_by_hand() {
     );
 }
 
+/// A fuzz find: numbers spread over 30 orders of magnitude, where the solver's answers at some
+/// points did not meet their own constraints, and the SI + EF curve went 24.2, 1.5e7, 24.3. The
+/// frontier must refuse, naming the spread, or draw curves that never fall.
+#[test]
+fn a_curve_the_solver_gets_wrong_is_refused() {
+    let inst = instance(
+        r#"{"gpu_types": [{"name": "t0", "count": 24}, {"name": "t1", "count": 0}],
+            "tenants": [
+              {"name": "u0", "throughput": [1e-6, 1.0], "weight": 500878.03189021396,
+               "max_gpus": 0.000020189090460286867},
+              {"name": "u1", "throughput": [1.0, 1.0], "weight": 2.092549645823818e-6, "max_gpus": 1.0},
+              {"name": "u2", "throughput": [0.005180700654586116, 132760233.00526029],
+               "weight": 354367159.9234517},
+              {"name": "u3", "throughput": [1.0, 4.1304813123283274e-7], "weight": 1.0}],
+            "normalization": "slowest"}"#,
+    );
+    match frontier::frontier(&inst, 0.25) {
+        Ok(f) => {
+            for c in &f.curves {
+                for w in c.efficiency.windows(2) {
+                    assert!(
+                        w[1] >= w[0] * (1.0 - 1e-6),
+                        "{:?} falls: {:?}",
+                        c.guarantee,
+                        c.efficiency
+                    );
+                }
+            }
+        }
+        Err(why) => assert!(why.contains("may not be solved reliably"), "{why}"),
+    }
+}
+
 #[test]
 fn bad_steps_are_refused() {
     for bad in [0.0, -0.1, 0.3, 1.5, f64::NAN, 1e-5] {

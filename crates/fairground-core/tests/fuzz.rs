@@ -8,7 +8,8 @@
 //! defining constraints; every verdict shown (SI, EF, PE) agrees with the independent one; and,
 //! where the scenario's numbers lie within 1e6 of each other, oef-coop's efficiency and
 //! oef-noncoop's t are not below clarabel's optimum by more than 1e-6 relative (being feasible,
-//! they cannot be above it by more than the tolerance).
+//! they cannot be above it by more than the tolerance). The price-of-fairness frontier either
+//! refuses (only beyond that range) or draws curves that never fall and end where they must.
 //!
 //! CI runs a short fixed-seed run (`extreme_scenarios_short`). Developers run a long one with
 //! `cargo xtask fuzz --minutes N`. Failing cases are kept in `tests/fuzz-regressions/` and
@@ -19,6 +20,7 @@ use clarabel::algebra::CscMatrix;
 use clarabel::solver::{
     DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT,
 };
+use fairground_core::frontier::{self, Guarantee};
 use fairground_core::report::{self, PolicyReport};
 use fairground_core::{policies, PolicyError, Scenario};
 use proptest::prelude::*;
@@ -504,6 +506,70 @@ fn check_scenario(sc: &Scenario, tally: &mut Tally) -> Result<(), TestCaseError>
                     policy.name()
                 )))
             }
+        }
+    }
+    // The price-of-fairness frontier (a coarse grid): curves that never fall, or a refusal,
+    // allowed only beyond the reliable range. Before the frontier checked its points, wide
+    // spreads gave curves that fell by a factor of 1e6 between neighbouring points.
+    match frontier::frontier(&inst, 0.25) {
+        Ok(f) => judge_frontier(&f, m.spread_is_reliable(sc)).map_err(TestCaseError::fail)?,
+        Err(why) => {
+            tally.refused += 1;
+            if m.spread_is_reliable(sc) {
+                return Err(TestCaseError::fail(format!(
+                    "the frontier refused a scenario within range: {why}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Each curve is non-decreasing in eps (the feasible set grows), which the frontier checks of
+/// itself. Within the reliable range, also: each curve ends at the maximum efficiency (nothing
+/// is imposed at eps = 1), and SI + EF allows no more than either alone. Beyond it, the LPs'
+/// tolerances may leave those a few 1e-6 apart, as they may leave policies' optima.
+fn judge_frontier(f: &frontier::Frontier, reliable: bool) -> Result<(), String> {
+    let close_below = |a: f64, b: f64| a <= b + TOL * a.abs().max(b.abs());
+    for c in &f.curves {
+        if let Some(w) = c.efficiency.windows(2).find(|w| !close_below(w[0], w[1])) {
+            return Err(format!(
+                "{:?} falls from {} to {}: {:?}",
+                c.guarantee, w[0], w[1], c.efficiency
+            ));
+        }
+        if !reliable {
+            continue;
+        }
+        let last = c.efficiency[c.efficiency.len() - 1];
+        if !(close_below(last, f.max_efficiency) && close_below(f.max_efficiency, last)) {
+            return Err(format!(
+                "{:?} ends at {last}, not at {}",
+                c.guarantee, f.max_efficiency
+            ));
+        }
+    }
+    if !reliable {
+        return Ok(());
+    }
+    let curve = |g: Guarantee| {
+        &f.curves
+            .iter()
+            .find(|c| c.guarantee == g)
+            .unwrap()
+            .efficiency
+    };
+    let (si, ef, both) = (
+        curve(Guarantee::SharingIncentive),
+        curve(Guarantee::EnvyFreeness),
+        curve(Guarantee::Both),
+    );
+    for k in 0..both.len() {
+        if !close_below(both[k], si[k].min(ef[k])) {
+            return Err(format!(
+                "SI + EF at point {k} ({}) above SI ({}) or EF ({})",
+                both[k], si[k], ef[k]
+            ));
         }
     }
     Ok(())
