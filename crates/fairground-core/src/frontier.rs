@@ -233,7 +233,7 @@ fn curve_points(
                 "{} at eps = {e}: the solver's answer failed its check, so no curve is shown: \
                  {why}{}",
                 guarantee.label(),
-                blame(inst)
+                crate::scenario::spread_note(inst)
             )
         })?;
         efficiency[k] = sol.allocation.efficiency(inst);
@@ -256,7 +256,7 @@ fn curve_points(
             efficiency[k],
             eps[k - 1],
             efficiency[k - 1],
-            blame(inst)
+            crate::scenario::spread_note(inst)
         ));
     }
     Ok((efficiency, tight_at, at_zero))
@@ -294,9 +294,4 @@ fn check_point(
         }
     }
     Ok(())
-}
-
-/// What the policies say too when the solver fails on widely spread numbers.
-fn blame(inst: &Instance) -> String {
-    crate::scenario::wide_spread(inst).map_or(String::new(), |spread| format!(" ({spread})"))
 }

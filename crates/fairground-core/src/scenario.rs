@@ -473,6 +473,11 @@ impl Instance {
 /// reliably in double precision (microlp's recommended coefficient range is the same 1e6).
 pub const RELIABLE_SPREAD: f64 = 1e6;
 
+/// [`wide_spread`] as the tail of an error message: " (the spread)", or nothing within range.
+pub fn spread_note(inst: &Instance) -> String {
+    wide_spread(inst).map_or(String::new(), |spread| format!(" ({spread})"))
+}
+
 /// The scenario's widely spread numbers, located, when together they span more than
 /// [`RELIABLE_SPREAD`]: the widest spread of one tenant's throughputs (its speedups), the spread
 /// of the weights and of the caps against the cluster. These multiply in the LPs (an allocation

@@ -206,10 +206,7 @@ pub trait Policy: Sync {
     /// is reported as [`PolicyError::Unreliable`] too, naming the scenario's widely spread
     /// numbers when there are any.
     fn solve(&self, inst: &Instance) -> Result<Solution, PolicyError> {
-        let blame = || {
-            crate::scenario::wide_spread(inst)
-                .map_or(String::new(), |spread| format!(" ({spread})"))
-        };
+        let blame = || crate::scenario::spread_note(inst);
         let sol = match self.allocate(inst) {
             Ok(sol) => sol,
             Err(PolicyError::Infeasible(why)) | Err(PolicyError::Solver(why)) => {
