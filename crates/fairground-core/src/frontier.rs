@@ -148,7 +148,7 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
     let mut failed = Vec::new();
     for policy in policies::all() {
         let solved = match both_exact.take() {
-            Some(exact) if policy.name() == OEF_COOP.name() => oef_coop_from(inst, exact),
+            Some(exact) if policy.name() == OEF_COOP.name() => oef_coop_from(inst, policy, exact),
             other => {
                 both_exact = other;
                 policy.solve(inst)
@@ -186,7 +186,7 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
     })
 }
 
-/// oef-coop as the registry runs it, for its name and its checks.
+/// For oef-coop's name.
 const OEF_COOP: OefCoop = OefCoop {
     ef_rows: policies::EfRows::Lazy,
 };
@@ -194,14 +194,18 @@ const OEF_COOP: OefCoop = OefCoop {
 /// oef-coop's point from the SI + EF curve's allocation at eps = 0, which solved oef-coop's
 /// program (the same LP, only seeded with rows): at 150 x 12 solving it again took 1.3 s of the
 /// frontier's 5.4 s. Taken only if it passes every check `Policy::solve` makes of oef-coop's own
-/// answer; otherwise oef-coop is solved as every other policy is.
-fn oef_coop_from(inst: &Instance, exact: Solution) -> Result<Solution, PolicyError> {
+/// answer; otherwise `oef_coop` (the registry's) is solved as every other policy is.
+fn oef_coop_from(
+    inst: &Instance,
+    oef_coop: &dyn Policy,
+    exact: Solution,
+) -> Result<Solution, PolicyError> {
     match exact
         .check(inst)
-        .and_then(|()| OEF_COOP.check_defining(inst, &exact))
+        .and_then(|()| oef_coop.check_defining(inst, &exact))
     {
         Ok(()) => Ok(exact),
-        Err(_) => OEF_COOP.solve(inst),
+        Err(_) => oef_coop.solve(inst),
     }
 }
 
@@ -209,10 +213,9 @@ fn oef_coop_from(inst: &Instance, exact: Solution) -> Result<Solution, PolicyErr
 type Pairs = Vec<(usize, usize)>;
 
 /// E_G at each point of the grid, the EF rows tight at each, and the solution at eps = 0.
-/// Solved from eps = 1 down, each
-/// LP starting with the rows tight at the point before and at the same point of `also` (the EF
-/// curve's, for SI + EF): most are needed again, and a cold solve with them is faster than
-/// finding them one by one (BENCHMARKS.md, "Nash welfare, partial allocation and the frontier").
+/// Solved from eps = 1 down, each LP starting with the rows tight at the point before and at the
+/// same point of `also` (the EF curve's, for SI + EF): most are needed again, and a cold solve
+/// with them is faster than finding them one by one (BENCHMARKS.md, "Nash welfare, partial allocation and the frontier").
 /// The optimum is the same: rows still missing are added lazily.
 fn curve_points(
     inst: &Instance,
