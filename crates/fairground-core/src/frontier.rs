@@ -147,12 +147,13 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
     let mut points = Vec::new();
     let mut failed = Vec::new();
     for policy in policies::all() {
-        let solved = match both_exact.take() {
-            Some(exact) if policy.name() == OEF_COOP.name() => oef_coop_from(inst, policy, exact),
-            other => {
-                both_exact = other;
-                policy.solve(inst)
-            }
+        // oef-coop's program is the SI + EF curve's at eps = 0: its point reuses that answer.
+        let reused = (policy.name() == OEF_COOP.name())
+            .then(|| both_exact.take())
+            .flatten();
+        let solved = match reused {
+            Some(exact) => oef_coop_from(inst, policy, exact),
+            None => policy.solve(inst),
         };
         match solved {
             // The curves are over allocations without sharing, and EF is not defined with it.
