@@ -177,3 +177,36 @@ test('the JavaScript API returns what the CLI prints', async ({ page }) => {
   });
   expect(error).toContain('tenants');
 });
+
+// A scenario of `n` tenants on `k` types with varied throughputs (no two tenants alike).
+const grid = (n, k) => {
+  const gpu_types = Array.from({ length: k }, (_, j) => ({ name: `t${j}`, count: 4 + j }));
+  const tenants = Array.from({ length: n }, (_, i) => ({
+    name: `u${i}`,
+    throughput: gpu_types.map((_, j) => 1 + ((i * 7 + j * 13) % 17) / 4),
+  }));
+  return { gpu_types, tenants };
+};
+const importScenario = async (page, scenario, bars) => {
+  await page.getByTestId('import').setInputFiles({
+    name: 'grid.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)),
+  });
+  await expect(page.locator('[data-testid=allocation-chart] g.bar')).toHaveCount(bars);
+  await settled(page);
+};
+
+test('the SP badge says what the probe costs and offers it only when the page can finish it', async ({ page }) => {
+  // 12 tenants x 3 types: 12 x (3 types x 10 factors + 16 random rows) = 552 re-solves, seconds.
+  await importScenario(page, grid(12, 3), 12);
+  const sp = page.getByTestId('badge-SP');
+  await sp.locator('summary').click(); // open the badge on its text
+  await expect(sp).toContainText(/re-solves the policy 552 times, about \d+ (s|min) at this scenario's speed/);
+  await page.getByTestId('run-sp-probe').click();
+  await settled(page);
+  await expect(sp).toContainText(/No profitable lie among \d+ misreports|gains/);
+  // 60 x 8: 60 x (8 x 10 + 16) = 5,760 re-solves of oef-coop, minutes at any speed: not offered.
+  await importScenario(page, grid(60, 8), 60);
+  await expect(page.getByTestId('sp-too-long')).toContainText('re-solve oef-coop 5760 times');
+  await expect(page.getByTestId('sp-too-long')).toContainText('fairground solve');
+  await expect(page.getByTestId('run-sp-probe')).toHaveCount(0);
+});

@@ -25,7 +25,7 @@ mod simulate;
 
 use clap::{Parser, Subcommand};
 use fairground_core::report::{self, PolicyReport};
-use fairground_core::{policies, Instance, Policy, Scenario, SpProbeConfig};
+use fairground_core::{policies, properties, Instance, Policy, Scenario, SpProbeConfig};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -134,9 +134,18 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let (scenario, inst) = load(&scenario)?;
             let policy = find_policy(&policy)?;
-            let sp = (!no_sp_probe).then(SpProbeConfig::default);
-            let report = report::run(&scenario, &inst, policy, sp.as_ref())
+            let started = std::time::Instant::now();
+            let mut report = report::run(&scenario, &inst, policy, None)
                 .map_err(|e| format!("{}: {e}", policy.name()))?;
+            if !no_sp_probe {
+                let config = SpProbeConfig::default();
+                let one_solve = started.elapsed().as_secs_f64();
+                if let Some(notice) = probe_notice(&config, &inst, policy.name(), one_solve) {
+                    eprintln!("{notice}");
+                }
+                report.properties.strategy_proofness_probe =
+                    Some(properties::sp_probe(&scenario, policy, &config));
+            }
             if json {
                 out!("{}", to_json(&report)?);
             } else {
@@ -151,6 +160,15 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let (scenario, inst) = load(&scenario)?;
             let sp = sp_probe.then(SpProbeConfig::default);
+            if let Some(config) = &sp {
+                let solves = config.solves(inst.tenants(), inst.types());
+                eprintln!(
+                    "fairground: the strategy-proofness probe re-solves each policy up to {solves} \
+                     times ({} tenants x {} misreports)",
+                    inst.tenants(),
+                    config.misreports_per_tenant(inst.types())
+                );
+            }
             let mut reports = Vec::new();
             let mut failures = Vec::new();
             for policy in policies::all() {
@@ -448,5 +466,53 @@ fn print_comparison(reports: &[PolicyReport]) {
             p.envy_freeness.holds.map_or("?", yes_no),
             p.pareto_efficiency.holds.map_or("?", yes_no)
         );
+    }
+}
+
+/// Above this many seconds, estimated, `solve` says how long its probe will take before it starts.
+const ANNOUNCE_PROBE_SECONDS: f64 = 10.0;
+
+/// What `solve` tells a user who did not ask to skip the probe, when the probe will be long:
+/// the re-solves it makes and, from the time the plain solve and its checks took, about how long.
+fn probe_notice(
+    config: &SpProbeConfig,
+    inst: &Instance,
+    policy: &str,
+    one_solve: f64,
+) -> Option<String> {
+    let solves = config.solves(inst.tenants(), inst.types());
+    let estimate = solves as f64 * one_solve;
+    (estimate > ANNOUNCE_PROBE_SECONDS).then(|| {
+        format!(
+            "fairground: the strategy-proofness probe re-solves {policy} up to {solves} times ({} \
+             tenants x {} misreports); one solve and its checks took {one_solve:.3} s here, so \
+             {}; --no-sp-probe skips it",
+            inst.tenants(),
+            config.misreports_per_tenant(inst.types()),
+            properties::rough_duration(estimate)
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairground_core::presets::random_scenario;
+
+    #[test]
+    fn a_long_probe_is_announced_with_its_count_and_time() {
+        let config = SpProbeConfig::default();
+        let big = random_scenario(150, 12, 1, false).instance().unwrap();
+        let said = probe_notice(&config, &big, "oef-coop", 1.274).unwrap();
+        // 150 tenants x (12 types x 10 factors + 16 random rows) = 20,400; x 1.274 s = 7.2 h.
+        assert!(
+            said.contains("re-solves oef-coop up to 20400 times"),
+            "{said}"
+        );
+        assert!(said.contains("(150 tenants x 136 misreports)"), "{said}");
+        assert!(said.contains("about 7.2 h"), "{said}");
+        let small = random_scenario(4, 2, 1, false).instance().unwrap();
+        // 4 x 36 = 144 solves of 10 ms: 1.4 s, said nothing.
+        assert_eq!(probe_notice(&config, &small, "oef-coop", 0.01), None);
     }
 }

@@ -354,6 +354,31 @@ impl Default for SpProbeConfig {
     }
 }
 
+impl SpProbeConfig {
+    /// Misreports tried per tenant on `types` GPU types: each type scaled by each grid factor,
+    /// then the random rescalings (those that make the scenario invalid are skipped, so at most).
+    pub fn misreports_per_tenant(&self, types: usize) -> usize {
+        types * self.grid.len() + self.random
+    }
+
+    /// Re-solves of the policy the probe makes on `tenants` x `types`, at most: the CLI and the
+    /// playground say this before a probe that would take long.
+    pub fn solves(&self, tenants: usize, types: usize) -> usize {
+        tenants * self.misreports_per_tenant(types)
+    }
+}
+
+/// A duration as a reader wants it before a long run: "about 40 s", "about 12 min", "about 6.8 h".
+pub fn rough_duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("about {:.0} s", seconds.max(1.0))
+    } else if seconds < 5400.0 {
+        format!("about {:.0} min", seconds / 60.0)
+    } else {
+        format!("about {:.1} h", seconds / 3600.0)
+    }
+}
+
 /// A misreport and what it earns the liar, in its TRUE utility.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Lie {
@@ -456,5 +481,40 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
         best_per_tenant,
         best,
         misreports_tried: tried,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::random_scenario;
+
+    /// The count the CLI and the playground announce is what the probe runs: every grid factor on
+    /// every type plus the random rows, per tenant; only misreports that make the scenario invalid
+    /// (a factor 0 on the type a tenant's throughputs are normalised by) are skipped.
+    #[test]
+    fn the_announced_solves_are_the_misreports_tried() {
+        let config = SpProbeConfig::default();
+        for (tenants, types) in [(3, 2), (5, 4)] {
+            let scenario = random_scenario(tenants, types, 3, false);
+            let policy = crate::policies::by_name("equal-share").unwrap();
+            let probe = sp_probe(&scenario, policy, &config);
+            let announced = config.solves(tenants, types);
+            assert_eq!(announced, tenants * (types * 10 + 16));
+            assert!(probe.misreports_tried <= announced);
+            assert!(
+                probe.misreports_tried >= announced - tenants,
+                "{} of {announced}",
+                probe.misreports_tried
+            );
+        }
+    }
+
+    #[test]
+    fn rough_durations_read_as_a_reader_would_say_them() {
+        assert_eq!(rough_duration(0.2), "about 1 s");
+        assert_eq!(rough_duration(42.4), "about 42 s");
+        assert_eq!(rough_duration(720.0), "about 12 min");
+        assert_eq!(rough_duration(24_480.0), "about 6.8 h");
     }
 }

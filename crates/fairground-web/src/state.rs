@@ -52,6 +52,21 @@ pub struct Results {
     pub sp_probed: bool,
     /// The price-of-fairness frontier (Frontier mode only), or why it failed.
     pub frontier: Option<Result<Frontier, String>>,
+    /// Seconds one policy's solve and checks took, on average, in this answer's request (timed
+    /// when it ran without the probe): what the SP badge estimates the probe's time from.
+    pub seconds_per_policy: Option<f64>,
+}
+
+/// Past this many seconds, estimated, the page does not offer the strategy-proofness probe: the
+/// watchdog gives up on an answer after 30 s, and the worker would stay busy long after.
+pub const PAGE_PROBE_SECONDS: f64 = 20.0;
+
+/// What the probe would cost on `scenario` with the answer's timing: its re-solves and, when
+/// timed, the seconds they would take.
+pub fn probe_cost(scenario: &Scenario, seconds_per_policy: Option<f64>) -> (usize, Option<f64>) {
+    let types = scenario.gpu_types.len();
+    let solves = fairground_core::SpProbeConfig::default().solves(scenario.tenants.len(), types);
+    (solves, seconds_per_policy.map(|s| s * solves as f64))
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -236,6 +251,7 @@ impl AppState {
             reports: response.reports,
             sp_probed: false,
             frontier: response.frontier,
+            seconds_per_policy: None,
         }));
         self.solving = self.want_sp;
     }
@@ -444,6 +460,7 @@ mod tests {
             reports: response.reports,
             sp_probed: state.want_sp,
             frontier: response.frontier,
+            seconds_per_policy: None,
         })
     }
 
@@ -472,6 +489,17 @@ mod tests {
         // Back to one policy: no frontier is asked for.
         let state = state.reduce(Action::SetMode(Mode::Single));
         assert_eq!(state.frontier_step(), None);
+    }
+
+    /// The probe's cost as the SP badge states it: tenants x (types x 10 grid factors + 16 random
+    /// rows) re-solves, each as long as one policy took in the plain answer.
+    #[test]
+    fn the_probe_costs_its_misreports_times_one_solve() {
+        let scenario = fairground_core::presets::random_scenario(60, 8, 1, false);
+        assert_eq!(probe_cost(&scenario, None), (5760, None));
+        let (solves, seconds) = probe_cost(&scenario, Some(0.01));
+        assert_eq!(solves, 5760);
+        assert!((seconds.unwrap() - 57.6).abs() < 1e-9 && seconds.unwrap() > PAGE_PROBE_SECONDS);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-use crate::state::{Action, AppState};
+use crate::state::{probe_cost, Action, AppState, PAGE_PROBE_SECONDS};
+use fairground_core::properties::rough_duration;
 use fairground_core::report::PolicyReport;
 use yew::prelude::*;
 
@@ -21,6 +22,38 @@ fn badge(name: &str, title: &str, holds: Option<bool>, witness: Html) -> Html {
             <summary title={title.to_string()}>{ format!("{mark} {name}") }</summary>
             <div class="witness">{ witness }</div>
         </details>
+    }
+}
+
+/// The SP badge before a probe: what it would cost, and a button when the page can run it.
+fn not_probed(p: &BadgesProps) -> Html {
+    let state = p.state.clone();
+    let results = state.results.as_ref();
+    let (solves, seconds) =
+        results.map_or((0, None), |r| probe_cost(&r.scenario, r.seconds_per_policy));
+    let cost = match seconds {
+        Some(s) => format!(
+            "{solves} times, {} at this scenario's speed",
+            rough_duration(s)
+        ),
+        None => format!("{solves} times"),
+    };
+    if seconds.is_some_and(|s| s > PAGE_PROBE_SECONDS) {
+        return html! {
+            <p data-testid="sp-too-long">{ format!(
+                "Not probed: the probe would re-solve {} {cost}, longer than the page waits for \
+                 an answer. `fairground solve` runs it natively (it says how long first).",
+                p.report.policy
+            ) }</p>
+        };
+    }
+    html! {
+        <p>{ format!("Not probed yet: the probe re-solves the policy {cost}. ") }
+           <button type="button" data-testid="run-sp-probe"
+                   onclick={Callback::from(move |_: MouseEvent| state.dispatch(Action::ProbeStrategyProofness))}>
+               { "Probe now" }
+           </button>
+        </p>
     }
 }
 
@@ -93,20 +126,7 @@ pub fn Badges(p: &BadgesProps) -> Html {
             None,
             html! { <p>{ "Probing: re-solving with misreported throughputs…" }</p> },
         ),
-        (None, false) => {
-            let state = p.state.clone();
-            (
-                None,
-                html! {
-                    <p>{ "Not probed yet: the probe re-solves the policy many times. " }
-                       <button type="button" data-testid="run-sp-probe"
-                               onclick={Callback::from(move |_: MouseEvent| state.dispatch(Action::ProbeStrategyProofness))}>
-                           { "Probe now" }
-                       </button>
-                    </p>
-                },
-            )
-        }
+        (None, false) => (None, not_probed(p)),
     };
     html! {
         <div class="badges" data-testid="badges">
