@@ -13,6 +13,7 @@ pub mod frontier;
 pub mod lp;
 pub mod metrics;
 pub mod order;
+pub mod parallel;
 pub mod policies;
 pub mod presets;
 pub mod properties;

@@ -422,29 +422,35 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
         };
     };
     let mut rng = StdRng::seed_from_u64(config.seed);
-    let mut tried = 0;
-    let mut best_per_tenant = Vec::with_capacity(inst.tenants());
-    for i in 0..inst.tenants() {
-        let truth = &scenario.tenants[i].throughput;
-        let honest = truthful.utilities(&inst)[i];
-        let mut candidates: Vec<Vec<f64>> = Vec::new();
-        for j in 0..truth.len() {
-            for &f in &config.grid {
-                let mut r = truth.clone();
-                r[j] *= f;
-                candidates.push(r);
+    let honest_utilities = truthful.utilities(&inst);
+    // Every tenant's misreports first, in the order the seeded draws have always been made; then
+    // the tenants' re-solves on the machine's cores (natively; one after another in the browser).
+    let candidates: Vec<Vec<Vec<f64>>> = (0..inst.tenants())
+        .map(|i| {
+            let truth = &scenario.tenants[i].throughput;
+            let mut candidates: Vec<Vec<f64>> = Vec::new();
+            for j in 0..truth.len() {
+                for &f in &config.grid {
+                    let mut r = truth.clone();
+                    r[j] *= f;
+                    candidates.push(r);
+                }
             }
-        }
-        for _ in 0..config.random {
-            candidates.push(
-                truth
-                    .iter()
-                    .map(|t| t * 4f64.powf(rng.random_range(-1.0..=1.0)))
-                    .collect(),
-            );
-        }
-        let mut best: Option<Lie> = None;
-        for reported in candidates {
+            for _ in 0..config.random {
+                candidates.push(
+                    truth
+                        .iter()
+                        .map(|t| t * 4f64.powf(rng.random_range(-1.0..=1.0)))
+                        .collect(),
+                );
+            }
+            candidates
+        })
+        .collect();
+    let per_tenant = crate::parallel::map_indices(inst.tenants(), |i| {
+        let honest = honest_utilities[i];
+        let (mut best, mut tried): (Option<Lie>, usize) = (None, 0);
+        for reported in &candidates[i] {
             let mut lying = scenario.clone();
             lying.tenants[i].throughput = reported.clone();
             let Ok(lying_inst) = lying.instance() else {
@@ -462,15 +468,17 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
             {
                 best = Some(Lie {
                     tenant: i,
-                    reported,
+                    reported: reported.clone(),
                     truthful_utility: honest,
                     lying_utility: gained,
                     gain,
                 });
             }
         }
-        best_per_tenant.push(best);
-    }
+        (best, tried)
+    });
+    let tried = per_tenant.iter().map(|(_, t)| t).sum();
+    let best_per_tenant: Vec<Option<Lie>> = per_tenant.into_iter().map(|(b, _)| b).collect();
     let best = best_per_tenant
         .iter()
         .flatten()

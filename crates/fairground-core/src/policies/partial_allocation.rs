@@ -81,10 +81,10 @@ impl Policy for PartialAllocation {
         let no_cap_binds = (0..n).all(|k| {
             inst.cap[k].is_none_or(|d| star.gpus[k].iter().sum::<f64>() < d * (1.0 - 1e-6))
         });
-        let mut kept = vec![1.0; n];
-        for (i, f) in kept.iter_mut().enumerate() {
+        // The markets without one tenant are independent: on the machine's cores natively.
+        let kept = crate::parallel::map_indices(n, |i| {
             if n == 1 {
-                break;
+                return Ok(1.0);
             }
             let others = inst.without(i);
             let (without, sub_market) = if no_cap_binds {
@@ -107,8 +107,10 @@ impl Policy for PartialAllocation {
                     inst.weight[k] * (ln_u[k] - u_without.ln())
                 })
                 .sum();
-            *f = (loss / inst.weight[i]).exp().min(1.0);
-        }
+            Ok((loss / inst.weight[i]).exp().min(1.0))
+        })
+        .into_iter()
+        .collect::<Result<Vec<f64>, PolicyError>>()?;
         let gpus: Vec<Vec<f64>> = star
             .gpus
             .iter()
