@@ -140,7 +140,10 @@ fn run(cli: Cli) -> Result<(), String> {
             if !no_sp_probe {
                 let config = SpProbeConfig::default();
                 let one_solve = started.elapsed().as_secs_f64();
-                if let Some(notice) = probe_notice(&config, &inst, policy.name(), one_solve) {
+                let threads = fairground_core::parallel::threads();
+                if let Some(notice) =
+                    probe_notice(&config, &inst, policy.name(), one_solve, threads)
+                {
                     eprintln!("{notice}");
                 }
                 report.properties.strategy_proofness_probe =
@@ -473,20 +476,23 @@ fn print_comparison(reports: &[PolicyReport]) {
 const ANNOUNCE_PROBE_SECONDS: f64 = 10.0;
 
 /// What `solve` tells a user who did not ask to skip the probe, when the probe will be long:
-/// the re-solves it makes and, from the time the plain solve and its checks took, about how long.
+/// the re-solves it makes and, from the time the plain solve and its checks took, about how long
+/// on `threads` threads (the probe's tenants run side by side).
 fn probe_notice(
     config: &SpProbeConfig,
     inst: &Instance,
     policy: &str,
     one_solve: f64,
+    threads: usize,
 ) -> Option<String> {
     let solves = config.solves(inst.tenants(), inst.types());
-    let estimate = solves as f64 * one_solve;
+    let side_by_side = threads.clamp(1, inst.tenants().max(1));
+    let estimate = solves as f64 * one_solve / side_by_side as f64;
     (estimate > ANNOUNCE_PROBE_SECONDS).then(|| {
         format!(
             "fairground: the strategy-proofness probe re-solves {policy} up to {solves} times ({} \
              tenants x {} misreports); one solve and its checks took {one_solve:.3} s here, so \
-             {}; --no-sp-probe skips it",
+             {} on {side_by_side} thread(s); --no-sp-probe skips it",
             inst.tenants(),
             config.misreports_per_tenant(inst.types()),
             properties::rough_duration(estimate)
@@ -503,16 +509,19 @@ mod tests {
     fn a_long_probe_is_announced_with_its_count_and_time() {
         let config = SpProbeConfig::default();
         let big = random_scenario(150, 12, 1, false).instance().unwrap();
-        let said = probe_notice(&config, &big, "oef-coop", 1.274).unwrap();
+        let said = probe_notice(&config, &big, "oef-coop", 1.274, 1).unwrap();
         // 150 tenants x (12 types x 10 factors + 16 random rows) = 20,400; x 1.274 s = 7.2 h.
         assert!(
             said.contains("re-solves oef-coop up to 20400 times"),
             "{said}"
         );
         assert!(said.contains("(150 tenants x 136 misreports)"), "{said}");
-        assert!(said.contains("about 7.2 h"), "{said}");
+        assert!(said.contains("about 7.2 h on 1 thread(s)"), "{said}");
+        // Tenants side by side on 4 threads: a quarter.
+        let said = probe_notice(&config, &big, "oef-coop", 1.274, 4).unwrap();
+        assert!(said.contains("about 1.8 h on 4 thread(s)"), "{said}");
         let small = random_scenario(4, 2, 1, false).instance().unwrap();
         // 4 x 36 = 144 solves of 10 ms: 1.4 s, said nothing.
-        assert_eq!(probe_notice(&config, &small, "oef-coop", 0.01), None);
+        assert_eq!(probe_notice(&config, &small, "oef-coop", 0.01, 1), None);
     }
 }

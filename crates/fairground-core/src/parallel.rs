@@ -3,13 +3,20 @@
 //! machine has; in WebAssembly (one thread) one after another. Each piece is computed as it would
 //! be alone and the results come back in order, so the answer does not depend on the threads.
 
+/// The threads [`map_indices`] uses at most: the machine's, natively; 1 in WebAssembly.
+pub fn threads() -> usize {
+    if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |t| t.get())
+    }
+}
+
 /// `f(0), f(1), ..., f(n - 1)`, in that order.
 pub fn map_indices<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |t| t.get())
-            .min(n);
+        let threads = threads().min(n);
         if threads > 1 {
             return on_threads(n, threads, &f);
         }
