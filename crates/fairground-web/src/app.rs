@@ -27,15 +27,6 @@ fn cells(scenario: &fairground_core::Scenario) -> usize {
 /// A solve that has not answered by then is reported (the worker may have crashed).
 const WATCHDOG_MS: u32 = 30_000;
 
-/// The page's clock in seconds (None where there is no page, as in native tests).
-fn now_seconds() -> Option<f64> {
-    if cfg!(target_arch = "wasm32") {
-        Some(web_sys::window()?.performance()?.now() / 1000.0)
-    } else {
-        None
-    }
-}
-
 /// One solve to run: a generation's scenario, with or without the strategy-proofness probe.
 #[derive(Clone)]
 struct Job {
@@ -78,7 +69,6 @@ fn pump(
             job.frontier_step,
         );
         let cells = job.scenario.tenants.len() * job.scenario.gpu_types.len();
-        let started = now_seconds();
         let on_page = if page_engine::suits(&request, cells) {
             page_engine::solve(&request)
         } else {
@@ -88,14 +78,11 @@ fn pump(
             Some(answer) => answer,
             None => runner.run(request).await,
         };
-        let took = now_seconds().zip(started).map(|(end, start)| end - start);
         match answer {
             Ok(response) => dispatch.dispatch(Action::Solved(Rc::new(Results {
                 generation: job.generation,
                 scenario: job.scenario.clone(),
-                seconds_per_policy: took
-                    .filter(|_| !job.sp_probe)
-                    .map(|t| t / response.reports.len().max(1) as f64),
+                seconds_per_policy: response.seconds_per_policy,
                 reports: response.reports,
                 sp_probed: job.sp_probe,
                 frontier: response.frontier,

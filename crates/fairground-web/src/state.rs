@@ -52,8 +52,8 @@ pub struct Results {
     pub sp_probed: bool,
     /// The price-of-fairness frontier (Frontier mode only), or why it failed.
     pub frontier: Option<Result<Frontier, String>>,
-    /// Seconds one policy's solve and checks took, on average, in this answer's request (timed
-    /// when it ran without the probe): what the SP badge estimates the probe's time from.
+    /// Seconds one policy's solve and checks took, on average, where this answer was computed
+    /// (timed when it ran without the probe): what the SP badge estimates the probe's time from.
     pub seconds_per_policy: Option<f64>,
 }
 
@@ -251,7 +251,7 @@ impl AppState {
             reports: response.reports,
             sp_probed: false,
             frontier: response.frontier,
-            seconds_per_policy: None,
+            seconds_per_policy: response.seconds_per_policy,
         }));
         self.solving = self.want_sp;
     }
@@ -460,7 +460,7 @@ mod tests {
             reports: response.reports,
             sp_probed: state.want_sp,
             frontier: response.frontier,
-            seconds_per_policy: None,
+            seconds_per_policy: response.seconds_per_policy,
         })
     }
 

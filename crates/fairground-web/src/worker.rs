@@ -26,6 +26,27 @@ pub struct SolveResponse {
     pub reports: Vec<Result<PolicyReport, String>>,
     /// The frontier, when asked for, or why it could not be computed.
     pub frontier: Option<Result<Frontier, String>>,
+    /// Seconds one policy's solve and checks took here, on average (the frontier and the
+    /// worker's start not counted); None when the probe ran too. The SP badge's estimate.
+    pub seconds_per_policy: Option<f64>,
+}
+
+/// A clock in seconds where the engine runs: the JavaScript one in WebAssembly (std's panics
+/// there), std's natively.
+fn seconds_now() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now() / 1000.0
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::sync::OnceLock;
+        static START: OnceLock<std::time::Instant> = OnceLock::new();
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_secs_f64()
+    }
 }
 
 /// Validates and solves (pure: the same function runs on the main thread in tests and for the
@@ -40,7 +61,8 @@ pub fn solve_request(req: &SolveRequest) -> Result<SolveResponse, String> {
             .join("; ")
     })?;
     let sp = req.sp_probe.then(SpProbeConfig::default);
-    let reports = req
+    let started = seconds_now();
+    let reports: Vec<_> = req
         .policies
         .iter()
         .map(|name| {
@@ -49,10 +71,16 @@ pub fn solve_request(req: &SolveRequest) -> Result<SolveResponse, String> {
             report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| format!("{name}: {e}"))
         })
         .collect();
+    let seconds_per_policy = (!req.sp_probe && !reports.is_empty())
+        .then(|| (seconds_now() - started) / reports.len() as f64);
     let frontier = req
         .frontier_step
         .map(|step| frontier::frontier(&inst, step));
-    Ok(SolveResponse { reports, frontier })
+    Ok(SolveResponse {
+        reports,
+        frontier,
+        seconds_per_policy,
+    })
 }
 
 /// The bytes of a request or an answer between the page and the engine module: the workers'
@@ -100,6 +128,17 @@ mod tests {
         bincode::serde::decode_from_slice(&bytes, bincode::config::standard())
             .unwrap()
             .0
+    }
+
+    /// The SP badge's estimate: one policy's time, timed on a plain solve and not on a probe.
+    #[test]
+    fn a_plain_answer_says_how_long_one_policy_took() {
+        let scenario = presets::default_scenario();
+        let plain = SolveRequest::new(&scenario, vec!["oef-coop".into()], false, None);
+        let took = solve_request(&plain).unwrap().seconds_per_policy.unwrap();
+        assert!(took > 0.0 && took.is_finite(), "{took}");
+        let probed = SolveRequest::new(&scenario, vec!["equal-share".into()], true, None);
+        assert_eq!(solve_request(&probed).unwrap().seconds_per_policy, None);
     }
 
     #[test]
