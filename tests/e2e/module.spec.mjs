@@ -62,12 +62,71 @@ test('the module refuses what it cannot run and keeps names as text', async ({ p
   expect(out.big).toContain('151 tenants x 1 GPU types, past this module\'s limit of 150 x 12');
   expect(out.array).toBe('the scenario must be an object (got an array)');
   expect(out.policy).toContain("unknown policy 'nope'");
-  expect(out.option).toBe('options.prob: unknown option (the options are policy and probe)');
+  expect(out.option).toBe('options.prob: unknown option (the options are policy, probe and seconds)');
   expect(out.misspelt).toMatch(/^co_locatd: unknown field `co_locatd`/);
   expect(out.nan).toBe('gpu_types[0].count: invalid type: null, expected u32');
   expect(out.images).toBe(0);
   expect(out.tenant).toBe('<img src=x onerror="window.owned=1">');
   expect(out.owned).toBe(false);
+});
+
+test('a long call stops at its time limit, and compare keeps what it finished', async ({ page }) => {
+  await page.goto('./module.html');
+  await expect(page.locator('#report')).toContainText('oef-coop');
+  await loadEngine(page);
+  const out = await page.evaluate(() => {
+    const f = window.fairground;
+    // 150 tenants x 12 types, every tenant a job whose cap binds (Gavel's scale factors, 37
+    // GPUs of each type, as the benchmarks' random scenario with jobs): partial-allocation and
+    // water filling take seconds here (an interior point per market, a round per cap), the
+    // first three policies tens of milliseconds.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const scenario = {
+      gpu_types: Array.from({ length: 12 }, (_, j) => ({ name: `g${j}`, count: 37 })),
+      tenants: Array.from({ length: 150 }, (_, i) => ({
+        name: `t${i}`,
+        throughput: Array.from({ length: 12 }, () => 1 + Math.floor(next() * 70) / 10),
+        max_gpus: [1, 1, 1, 1, 1, 1, 1, 2, 4, 4][Math.floor(next() * 10)],
+      })),
+    };
+    const attempt = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.message; } };
+    const entries = f.compare(scenario, { seconds: 1.5 });
+    // gavel-hierarchical over 2,000 jobs takes seconds natively; fifo after it is not started.
+    const sim = f.simulate({
+      cluster: 'v100=16,p100=16,k80=16',
+      workload: { Synthetic: { jobs: 2000, jobs_per_hour: 20, seed: 0, tenants: 4 } },
+      policies: ['gavel-hierarchical', 'fifo'],
+    }, { seconds: 0.3 });
+    return {
+      water: attempt(() => f.solve(scenario, { policy: 'gavel-water-filling', seconds: 0.2 })),
+      quick: f.solve(scenario, { policy: 'oef-coop', seconds: 0.2 }).policy,
+      zero: attempt(() => f.solve(scenario, { seconds: 0 })),
+      text: attempt(() => f.solve(scenario, { seconds: '3' })),
+      names: entries.map((e) => e.policy),
+      done: entries.filter((e) => !e.error).map((e) => e.policy),
+      stopped: entries.find((e) => e.policy === 'partial-allocation').error,
+      last: entries[entries.length - 1].error,
+      sim: sim.map((e) => e.error),
+      simOption: attempt(() => f.simulate({}, { probe: true })),
+    };
+  });
+  expect(out.water).toBe('gavel-water-filling: stopped at the time limit of 0.2 s, as this module ' +
+    "runs on the page's thread: options.seconds sets a longer limit; the playground and the CLI " +
+    'have none');
+  expect(out.quick).toBe('oef-coop');
+  expect(out.zero).toBe('options.seconds: the time limit must be a positive number of seconds (got 0)');
+  expect(out.text).toBe('options.seconds: invalid type: string "3", expected f64');
+  // Every policy has its entry, in the CLI's order; the three before partial-allocation finished.
+  expect(out.names.slice(0, 4)).toEqual(['oef-coop', 'oef-noncoop', 'nash-welfare', 'partial-allocation']);
+  expect(out.names.length).toBe(15);
+  expect(out.done).toEqual(['oef-coop', 'oef-noncoop', 'nash-welfare']);
+  expect(out.stopped).toMatch(/^stopped at the time limit of 1.5 s, as this module runs on the page's thread/);
+  expect(out.last).toMatch(/^stopped at the time limit of 1.5 s/);
+  expect(out.sim[0]).toBe("gavel-hierarchical: stopped at the time limit of 0.3 s, as this module runs on " +
+    "the page's thread: options.seconds sets a longer limit; the playground and the CLI have none");
+  expect(out.sim[1]).toMatch(/^fifo: stopped at the time limit of 0.3 s/);
+  expect(out.simOption).toBe("simulate's only option is seconds (its policies are the request's `policies`)");
 });
 
 test('simulate in the module gives what the Simulation tab gives', async ({ page }) => {

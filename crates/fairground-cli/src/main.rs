@@ -147,7 +147,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     eprintln!("{notice}");
                 }
                 report.properties.strategy_proofness_probe =
-                    Some(properties::sp_probe(&scenario, policy, &config));
+                    // The CLI sets no time limit, so the probe always finishes.
+                    Some(properties::sp_probe(&scenario, policy, &config).map_err(|e| e.to_string())?);
             }
             if json {
                 out!("{}", to_json(&report)?);

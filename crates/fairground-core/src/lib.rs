@@ -7,6 +7,7 @@
 pub mod allocation;
 pub(crate) mod barrier;
 pub mod co_location;
+pub mod deadline;
 pub mod entities;
 pub mod fairness;
 pub mod frontier;

@@ -30,18 +30,22 @@ pub fn map_indices<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
 fn on_threads<T: Send>(n: usize, threads: usize, f: &(impl Fn(usize) -> T + Sync)) -> Vec<T> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
+    // The caller's time limit holds on its helpers too.
+    let limit = crate::deadline::current();
     let done: Vec<Vec<(usize, T)>> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n {
-                            return mine;
+                    crate::deadline::under(limit, || {
+                        let mut mine = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            if i >= n {
+                                return mine;
+                            }
+                            mine.push((i, f(i)));
                         }
-                        mine.push((i, f(i)));
-                    }
+                    })
                 })
             })
             .collect();
@@ -63,6 +67,22 @@ fn on_threads<T: Send>(n: usize, threads: usize, f: &(impl Fn(usize) -> T + Sync
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The caller's time limit holds on the helper threads (partial-allocation's markets and the
+    /// probe's tenants check it there).
+    #[test]
+    fn helpers_work_under_the_callers_time_limit() {
+        let seen = crate::deadline::within(1e-9, || {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            on_threads(8, 2, &|_| crate::deadline::check().is_err())
+        });
+        assert_eq!(seen, vec![true; 8]);
+        // And not after it.
+        assert_eq!(
+            on_threads(8, 2, &|_| crate::deadline::check().is_ok()),
+            vec![true; 8]
+        );
+    }
 
     #[test]
     fn results_come_back_in_order_whatever_the_threads() {

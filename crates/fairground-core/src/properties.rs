@@ -3,10 +3,11 @@
 //! (who envies whom, a dominating allocation, a profitable lie) as data the UI can show.
 
 use crate::co_location::shares_any;
+use crate::deadline::OutOfTime;
 use crate::fairness;
 use crate::lp::{Lp, Var};
 use crate::metrics::Metrics;
-use crate::policies::{AllocationLp, Policy, Solution};
+use crate::policies::{AllocationLp, Policy, PolicyError, Solution};
 use crate::{Allocation, Instance, Scenario};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -403,23 +404,33 @@ pub struct SpProbe {
 
 /// Searches misreports of each tenant's throughput row: every type scaled by each grid factor
 /// in turn, then random rescalings of the whole row. A misreport that makes the scenario
-/// invalid (say, zero on the normalisation reference) or the policy fail is skipped.
-pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig) -> SpProbe {
+/// invalid (say, zero on the normalisation reference) or the policy fail is skipped. Under a
+/// time limit ([`crate::deadline`]) the probe stops with `Err` once it passes, rather than
+/// report a search it did not finish.
+pub fn sp_probe(
+    scenario: &Scenario,
+    policy: &dyn Policy,
+    config: &SpProbeConfig,
+) -> Result<SpProbe, OutOfTime> {
     let Ok(inst) = scenario.instance() else {
-        return SpProbe {
+        return Ok(SpProbe {
             no_lie_found: true,
             best_per_tenant: vec![],
             best: None,
             misreports_tried: 0,
-        };
+        });
     };
-    let Ok(truthful) = policy.solve(&inst) else {
-        return SpProbe {
-            no_lie_found: true,
-            best_per_tenant: vec![None; inst.tenants()],
-            best: None,
-            misreports_tried: 0,
-        };
+    let truthful = match policy.solve(&inst) {
+        Ok(truthful) => truthful,
+        Err(PolicyError::OutOfTime(stop)) => return Err(stop),
+        Err(_) => {
+            return Ok(SpProbe {
+                no_lie_found: true,
+                best_per_tenant: vec![None; inst.tenants()],
+                best: None,
+                misreports_tried: 0,
+            })
+        }
     };
     let mut rng = StdRng::seed_from_u64(config.seed);
     let honest_utilities = truthful.utilities(&inst);
@@ -451,6 +462,7 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
         let honest = honest_utilities[i];
         let (mut best, mut tried): (Option<Lie>, usize) = (None, 0);
         for reported in &candidates[i] {
+            crate::deadline::check()?;
             let mut lying = scenario.clone();
             lying.tenants[i].throughput = reported.clone();
             let Ok(lying_inst) = lying.instance() else {
@@ -475,8 +487,10 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
                 });
             }
         }
-        (best, tried)
-    });
+        Ok((best, tried))
+    })
+    .into_iter()
+    .collect::<Result<Vec<_>, OutOfTime>>()?;
     let tried = per_tenant.iter().map(|(_, t)| t).sum();
     let best_per_tenant: Vec<Option<Lie>> = per_tenant.into_iter().map(|(b, _)| b).collect();
     let best = best_per_tenant
@@ -484,12 +498,12 @@ pub fn sp_probe(scenario: &Scenario, policy: &dyn Policy, config: &SpProbeConfig
         .flatten()
         .max_by(|a, b| a.gain.total_cmp(&b.gain))
         .cloned();
-    SpProbe {
+    Ok(SpProbe {
         no_lie_found: best.is_none(),
         best_per_tenant,
         best,
         misreports_tried: tried,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -506,7 +520,7 @@ mod tests {
         for (tenants, types) in [(3, 2), (5, 4)] {
             let scenario = random_scenario(tenants, types, 3, false);
             let policy = crate::policies::by_name("equal-share").unwrap();
-            let probe = sp_probe(&scenario, policy, &config);
+            let probe = sp_probe(&scenario, policy, &config).unwrap();
             let announced = config.solves(tenants, types);
             assert_eq!(announced, tenants * (types * 10 + 16));
             assert!(probe.misreports_tried <= announced);

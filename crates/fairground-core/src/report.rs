@@ -51,10 +51,14 @@ pub fn run(
     policy: &dyn Policy,
     sp: Option<&SpProbeConfig>,
 ) -> Result<PolicyReport, PolicyError> {
+    // Under a time limit (crate::deadline), a run that starts after it does not start at all.
+    crate::deadline::check()?;
     let solution = policy.solve(inst)?;
     let metrics = Metrics::of_solution(inst, &solution);
     let checks = properties::check_solution(inst, &solution, &metrics);
-    let probe = sp.map(|config| properties::sp_probe(scenario, policy, config));
+    let probe = sp
+        .map(|config| properties::sp_probe(scenario, policy, config))
+        .transpose()?;
     Ok(PolicyReport {
         policy: policy.name().to_string(),
         objective: solution.objective,

@@ -506,6 +506,12 @@ fn check_scenario(sc: &Scenario, tally: &mut Tally) -> Result<(), TestCaseError>
                     policy.name()
                 )))
             }
+            Err(PolicyError::OutOfTime(stop)) => {
+                return Err(TestCaseError::fail(format!(
+                    "{}: {stop}, but no time limit is set here",
+                    policy.name()
+                )))
+            }
         }
     }
     // The price-of-fairness frontier (a coarse grid): curves that never fall, or a refusal,

@@ -117,7 +117,7 @@ fn oef_noncoop_two_by_two_by_hand() {
 fn sp_probe_finds_the_known_lie_against_oef_noncoop() {
     // BACKGROUND.md: truthful A gets 4/3; reporting (1, 1.5) gives A a true 1.6 (a2 = 0.8).
     let s = two_by_two([1.0, 2.0], [1.0, 1.0], [1.0, 1.0]);
-    let probe = properties::sp_probe(&s, &policies::OefNonCoop, &SpProbeConfig::default());
+    let probe = properties::sp_probe(&s, &policies::OefNonCoop, &SpProbeConfig::default()).unwrap();
     assert!(!probe.no_lie_found);
     let lie = probe.best_per_tenant[0]
         .as_ref()

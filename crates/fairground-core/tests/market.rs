@@ -412,7 +412,8 @@ fn partial_allocation_probe_finds_no_profitable_lie() {
         &s,
         policies::by_name("partial-allocation").unwrap(),
         &SpProbeConfig::default(),
-    );
+    )
+    .unwrap();
     assert!(probe.misreports_tried > 50, "{}", probe.misreports_tried);
     assert!(probe.no_lie_found, "{:?}", probe.best);
     // The probe is not blind: Nash welfare itself is manipulable here.
@@ -420,7 +421,8 @@ fn partial_allocation_probe_finds_no_profitable_lie() {
         &s,
         policies::by_name("nash-welfare").unwrap(),
         &SpProbeConfig::default(),
-    );
+    )
+    .unwrap();
     assert!(
         !nw.no_lie_found,
         "expected a profitable lie against nash-welfare"

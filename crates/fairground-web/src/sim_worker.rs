@@ -276,10 +276,13 @@ fn config(req: &SimRequest, interference: Interference) -> Result<SimConfig, Str
 /// Runs a whole request at once (the JavaScript module's `simulate`, on the caller's thread;
 /// the page's Simulation tab uses the reactor, which reports progress and can be cancelled).
 /// One result per policy, as the reactor's `Done`; an error for the request as a whole.
-/// A workload of more than `max_jobs` jobs is refused before it runs.
+/// A workload of more than `max_jobs` jobs is refused before it runs. Under a time limit
+/// ([`fairground_core::deadline`]) a policy whose run it stops, and each after it, is an error
+/// saying so, followed by `stop_note`.
 pub fn run_to_end(
     req: &SimRequest,
     max_jobs: usize,
+    stop_note: &str,
 ) -> Result<Vec<Result<SimResult, String>>, String> {
     let Prepared {
         cluster,
@@ -297,20 +300,31 @@ pub fn run_to_end(
     let config = config(req, interference)?;
     let mut results = Vec::new();
     for name in &req.policies {
+        // Past the limit, a failure is the stop (a policy solve inside a round fails with it).
+        let stopped = |e: String| match fairground_core::deadline::check() {
+            Err(stop) => format!("{name}: {stop}{stop_note}"),
+            Ok(()) => e,
+        };
         let outcome = schedulers::by_name(name, &config)
             .map_err(|e| format!("{name}: {e}"))
             .and_then(|mut scheduler| {
+                fairground_core::deadline::check().map_err(|_| String::new())?;
                 let mut sim = Simulation::new(&cluster, &jobs, &config, scheduler.as_ref())
                     .map_err(|e| format!("{name}: {e}"))?;
+                // A round at a time, so that a time limit the caller set (the module's calls)
+                // stops the run between rounds.
                 while !sim
-                    .step(scheduler.as_mut(), usize::MAX)
+                    .step(scheduler.as_mut(), 1)
                     .map_err(|e| format!("{name}: {e}"))?
-                {}
+                {
+                    fairground_core::deadline::check().map_err(|_| String::new())?;
+                }
                 let mut result = sim.finish(scheduler.as_ref());
                 result.policy = name.clone();
                 result.notes.splice(0..0, notes.iter().cloned());
                 Ok(result)
-            });
+            })
+            .map_err(stopped);
         results.push(outcome);
     }
     Ok(results)
@@ -480,7 +494,7 @@ mod tests {
             }),
             ..req.clone()
         };
-        let results = run_to_end(&synthetic, 100).unwrap();
+        let results = run_to_end(&synthetic, 100, "").unwrap();
         let result = results[0].as_ref().unwrap();
         let note = result
             .notes
@@ -499,7 +513,7 @@ mod tests {
             throughputs: None,
             ..synthetic
         };
-        let result = run_to_end(&without, 100).unwrap().remove(0).unwrap();
+        let result = run_to_end(&without, 100, "").unwrap().remove(0).unwrap();
         assert!(result
             .notes
             .iter()

@@ -91,6 +91,7 @@ pub(super) fn water_filling(
     let mut levels = vec![0.0; n];
     let mut frozen = vec![false; n];
     loop {
+        crate::deadline::check()?;
         let step = priority(&frozen);
         let rising: Vec<usize> = (0..n).filter(|&i| !frozen[i] && step[i] > 0.0).collect();
         let (m, sol, c) = raise(inst, &unit, &levels, &step)?;
@@ -227,6 +228,7 @@ fn stuck(
     let mut undecided = rising.to_vec();
     let (mut m, mut d, mut caps_added, mut sol) = rise_together(inst, unit, levels, rising, &eps)?;
     while !undecided.is_empty() {
+        crate::deadline::check()?;
         let g = m.read(&sol);
         let (risen, rest): (Vec<usize>, Vec<usize>) = undecided
             .iter()

@@ -149,6 +149,15 @@ pub enum PolicyError {
     /// it is not shown; the message says what failed and, where the scenario's numbers are
     /// spread widely, which values are to blame.
     Unreliable(String),
+    /// Stopped at the time limit its caller set (the JavaScript module's calls, on the page's
+    /// thread; [`crate::deadline`]).
+    OutOfTime(crate::deadline::OutOfTime),
+}
+
+impl From<crate::deadline::OutOfTime> for PolicyError {
+    fn from(stop: crate::deadline::OutOfTime) -> Self {
+        PolicyError::OutOfTime(stop)
+    }
 }
 
 impl fmt::Display for PolicyError {
@@ -160,6 +169,7 @@ impl fmt::Display for PolicyError {
                 f,
                 "the solver's answer failed its own check, so it is not shown: {why}"
             ),
+            PolicyError::OutOfTime(stop) => write!(f, "{stop}"),
         }
     }
 }

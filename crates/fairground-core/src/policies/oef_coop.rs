@@ -190,6 +190,7 @@ fn add_violated_rows(
 ) -> Result<LpSolution, PolicyError> {
     let mut scan = EnvyScan::new(inst, factor);
     loop {
+        crate::deadline::check()?;
         // Ranked by relative envy: tenants with large speedups would otherwise dominate, and
         // ranking this way needs ~25% fewer rows (BENCHMARKS.md). A row is added while the
         // envy is above the checker's tolerance times LP_MARGIN.

@@ -86,6 +86,7 @@ impl Policy for PartialAllocation {
             if n == 1 {
                 return Ok(1.0);
             }
+            crate::deadline::check()?;
             let others = inst.without(i);
             let (without, sub_market) = if no_cap_binds {
                 equilibrium_from(&others, &handed_on(inst, &star, i))?

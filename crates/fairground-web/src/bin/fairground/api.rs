@@ -10,10 +10,13 @@
 //!
 //! Everything runs on the caller's thread, so what a page may ask is bounded as the playground's
 //! editor is ([`MAX_TENANTS`] x [`MAX_TYPES`], [`MAX_PROBE_TENANTS`] for the probe,
-//! [`MAX_SIM_JOBS`] jobs): past that, a message pointing to the CLI, never a frozen tab.
+//! [`MAX_SIM_JOBS`] jobs): past that, a message pointing to the CLI, never a frozen tab. Within
+//! those sizes a call can still take seconds (a `compare` at 150 x 12 with jobs, 16 s), so every
+//! call but `policies` stops at a time limit ([`DEFAULT_SECONDS`], or `options.seconds`) with a
+//! message; `compare` and `simulate` keep the policies done by then.
 
 use fairground_core::report::{self, PolicyReport};
-use fairground_core::{policies, Instance, Scenario, SpProbeConfig};
+use fairground_core::{deadline, policies, Instance, Scenario, SpProbeConfig};
 use fairground_sim::metrics::SimResult;
 use fairground_web::components::allocation_svg;
 use fairground_web::sim_worker::{self, SimRequest, Workload};
@@ -31,6 +34,9 @@ pub const MAX_PROBE_TENANTS: usize = 20;
 /// About a second of simulation on a laptop (BENCHMARKS.md: 10,000 jobs take 1.9-3.4 s in a
 /// worker); larger runs belong to the CLI or the playground's worker.
 pub const MAX_SIM_JOBS: usize = 2_000;
+/// How long a call may hold the page's thread unless
+/// `options.seconds` says otherwise.
+pub const DEFAULT_SECONDS: f64 = 3.0;
 /// Largest trace text accepted, as the playground's upload.
 const MAX_TRACE_BYTES: usize = 1024 * 1024;
 
@@ -42,6 +48,33 @@ struct Options {
     policy: Option<String>,
     /// Run the strategy-proofness probe too.
     probe: bool,
+    /// The time limit of the call, in seconds (default [`DEFAULT_SECONDS`]).
+    seconds: Option<f64>,
+}
+
+impl Options {
+    /// The call's time limit: `seconds` if given (a positive number), else the default.
+    fn seconds(&self) -> Result<f64, JsError> {
+        match self.seconds {
+            None => Ok(DEFAULT_SECONDS),
+            Some(s) if s.is_finite() && s > 0.0 => Ok(s),
+            Some(s) => Err(throw(format!(
+                "options.seconds: the time limit must be a positive number of seconds (got {s})"
+            ))),
+        }
+    }
+}
+
+/// What follows "stopped at the time limit of N s": why, and what to do about it.
+const STOP_NOTE: &str = ", as this module runs on the page's thread: options.seconds sets a \
+                         longer limit; the playground and the CLI have none";
+
+/// Why a policy failed, and for one stopped at the call's time limit, what to do about it.
+fn failure(err: &fairground_core::PolicyError) -> String {
+    match err {
+        fairground_core::PolicyError::OutOfTime(_) => format!("{err}{STOP_NOTE}"),
+        _ => err.to_string(),
+    }
 }
 
 fn throw(message: impl std::fmt::Display) -> JsError {
@@ -51,7 +84,10 @@ fn throw(message: impl std::fmt::Display) -> JsError {
 /// `what.path: message`, as the CLI locates a scenario's problems.
 fn located(what: &str, err: serde_path_to_error::Error<serde_wasm_bindgen::Error>) -> JsError {
     let path = err.path().to_string();
-    throw(format!("{what}.{path}: {}", err.into_inner()))
+    // serde-wasm-bindgen's message is a JavaScript Error's text, "Error: ..."; the path says it.
+    let message = err.into_inner().to_string();
+    let message = message.strip_prefix("Error: ").unwrap_or(&message);
+    throw(format!("{what}.{path}: {message}"))
 }
 
 /// A problem's message without serde_json's "at line 1 column 57": the text was made here from
@@ -131,16 +167,16 @@ fn options(value: &JsValue) -> Result<Options, JsError> {
     if let Some(policy) = value.as_string() {
         return Ok(Options {
             policy: Some(policy),
-            probe: false,
+            ..Options::default()
         });
     }
     let value = object(value, "the options")?;
     // serde-wasm-bindgen reads only the fields it knows: a misspelt option is found here.
     for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let key = key.as_string().unwrap_or_default();
-        if !["policy", "probe"].contains(&key.as_str()) {
+        if !["policy", "probe", "seconds"].contains(&key.as_str()) {
             return Err(throw(format!(
-                "options.{key}: unknown option (the options are policy and probe)"
+                "options.{key}: unknown option (the options are policy, probe and seconds)"
             )));
         }
     }
@@ -174,11 +210,16 @@ fn solve_report(scenario: &JsValue, opts: &JsValue) -> Result<PolicyReport, JsEr
         ))
     })?;
     let sp = probe(&opts, &scenario)?;
-    report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| throw(format!("{name}: {e}")))
+    let seconds = opts.seconds()?;
+    deadline::within(seconds, || {
+        report::run(&scenario, &inst, policy, sp.as_ref())
+    })
+    .map_err(|e| throw(format!("{name}: {}", failure(&e))))
 }
 
-/// `solve(scenario, policy?)` or `solve(scenario, { policy, probe })`: the object
-/// `fairground solve --json` prints (policy default oef-coop; the probe only when asked).
+/// `solve(scenario, policy?)` or `solve(scenario, { policy, probe, seconds })`: the object
+/// `fairground solve --json` prints (policy default oef-coop; the probe only when asked; an
+/// `Error` once the call passes its time limit).
 #[wasm_bindgen]
 pub fn solve(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     to_js(&solve_report(&scenario, &options)?)
@@ -204,20 +245,24 @@ impl<T> Entry<T> {
     }
 }
 
-/// `compare(scenario, { probe }?)`: every policy's report in the CLI's order (`fairground
-/// compare --json`); a policy that fails is `{ policy, error }` in its place.
+/// `compare(scenario, { probe, seconds }?)`: every policy's report in the CLI's order
+/// (`fairground compare --json`); a policy that fails is `{ policy, error }` in its place, as is
+/// each policy not finished within the call's time limit (the reports done by then are kept).
 #[wasm_bindgen]
 pub fn compare(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     let (scenario, inst) = self::scenario(&scenario)?;
     let opts = self::options(&options)?;
     let sp = probe(&opts, &scenario)?;
-    let entries: Vec<Entry<PolicyReport>> = policies::all()
-        .into_iter()
-        .map(|p| {
-            let report = report::run(&scenario, &inst, p, sp.as_ref()).map_err(|e| e.to_string());
-            Entry::of(p.name(), report)
-        })
-        .collect();
+    let seconds = opts.seconds()?;
+    let entries: Vec<Entry<PolicyReport>> = deadline::within(seconds, || {
+        policies::all()
+            .into_iter()
+            .map(|p| {
+                let report = report::run(&scenario, &inst, p, sp.as_ref()).map_err(|e| failure(&e));
+                Entry::of(p.name(), report)
+            })
+            .collect()
+    });
     to_js(&entries)
 }
 
@@ -239,13 +284,21 @@ pub fn policies() -> Result<JsValue, JsError> {
     to_js(&list)
 }
 
-/// `simulate(request)`: runs the simulator as the playground's Simulation tab does, e.g.
+/// `simulate(request, { seconds }?)`: runs the simulator as the playground's Simulation tab does, e.g.
 /// `{ cluster: "v100=4,k80=4", workload: { Synthetic: { jobs: 200, jobs_per_hour: 20, seed: 0,
 /// tenants: 4 } }, policies: ["fifo", "gavel-las"] }` (optional: `round_s` 360, `server_shape`
 /// "8,24,500", `measure_ids`, `gpu_memory`, `mixed_rate`, `sync_overhead_s`; a trace is
-/// `{ Trace: { name, text } }`). One result per policy, or `{ policy, error }` in its place.
+/// `{ Trace: { name, text } }`). One result per policy, or `{ policy, error }` in its place, as for
+/// each policy not finished within the time limit.
 #[wasm_bindgen]
-pub fn simulate(request: JsValue) -> Result<JsValue, JsError> {
+pub fn simulate(request: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    let opts = self::options(&options)?;
+    if opts.policy.is_some() || opts.probe {
+        return Err(throw(
+            "simulate's only option is seconds (its policies are the request's `policies`)",
+        ));
+    }
+    let seconds = opts.seconds()?;
     let de = serde_wasm_bindgen::Deserializer::from(object(&request, "the request")?.clone());
     let req: SimRequest =
         serde_path_to_error::deserialize(de).map_err(|err| located("request", err))?;
@@ -271,7 +324,10 @@ pub fn simulate(request: JsValue) -> Result<JsValue, JsError> {
              use the playground's Simulation tab or `fairground simulate`"
         )));
     }
-    let results = sim_worker::run_to_end(&req, MAX_SIM_JOBS).map_err(throw)?;
+    let results = deadline::within(seconds, || {
+        sim_worker::run_to_end(&req, MAX_SIM_JOBS, STOP_NOTE)
+    })
+    .map_err(throw)?;
     let entries: Vec<Entry<SimResult>> = req
         .policies
         .iter()
@@ -281,7 +337,7 @@ pub fn simulate(request: JsValue) -> Result<JsValue, JsError> {
     to_js(&entries)
 }
 
-/// `renderChart(element, scenario, policy?)` or `(element, scenario, { policy })`: solves and
+/// `renderChart(element, scenario, policy?)` or `(element, scenario, { policy, seconds })`: solves and
 /// draws the playground's allocation chart (an SVG built with DOM calls, no Yew app) into
 /// `element`, replacing what it held; returns the report drawn.
 #[wasm_bindgen(js_name = renderChart)]
