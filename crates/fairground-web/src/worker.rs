@@ -3,7 +3,7 @@
 
 use fairground_core::frontier::{self, Frontier};
 use fairground_core::report::{self, PolicyReport};
-use fairground_core::{policies, Scenario, SpProbeConfig};
+use fairground_core::{policies, PolicyError, Scenario, SpProbeConfig};
 use serde::{Deserialize, Serialize};
 use yew_agent::prelude::*;
 
@@ -49,9 +49,27 @@ fn seconds_now() -> f64 {
     }
 }
 
+/// How long a request without the probe may run. The page's watchdog gives up on an answer
+/// after 30 s (`app.rs`), and the worker used to go on past it, busy, so that later edits got
+/// no answer until a reload (a `compare` at 150 x 12 with 300 co-located pairs takes 21 s in
+/// headless Chromium on the benchmarks' machine, so past 30 s on one half as fast). Now the
+/// policies not finished by then come back stopped, with the reports done before, and the
+/// worker is free for the next edit. The probe's pass, offered only when
+/// estimated under [`crate::state::PAGE_PROBE_SECONDS`], runs without a limit.
+pub const WORKER_SECONDS: f64 = 25.0;
+
 /// Validates and solves (pure: the same function runs on the main thread in tests and for the
-/// JavaScript API).
+/// JavaScript API); a request without the probe under [`WORKER_SECONDS`].
 pub fn solve_request(req: &SolveRequest) -> Result<SolveResponse, String> {
+    if req.sp_probe {
+        solve_request_now(req)
+    } else {
+        fairground_core::deadline::within(WORKER_SECONDS, || solve_request_now(req))
+    }
+}
+
+/// [`solve_request`] under whatever time limit the caller set.
+fn solve_request_now(req: &SolveRequest) -> Result<SolveResponse, String> {
     let scenario = Scenario::from_json(&req.scenario_json).map_err(|p| p.to_string())?;
     let inst = scenario.instance().map_err(|problems| {
         problems
@@ -68,7 +86,12 @@ pub fn solve_request(req: &SolveRequest) -> Result<SolveResponse, String> {
         .map(|name| {
             let policy =
                 policies::by_name(name).ok_or_else(|| format!("unknown policy '{name}'"))?;
-            report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| format!("{name}: {e}"))
+            report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| match e {
+                PolicyError::OutOfTime(_) => {
+                    format!("{name}: {e} here; `fairground compare` has none")
+                }
+                e => format!("{name}: {e}"),
+            })
         })
         .collect();
     let seconds_per_policy = (!req.sp_probe && !reports.is_empty())
@@ -139,6 +162,33 @@ mod tests {
         assert!(took > 0.0 && took.is_finite(), "{took}");
         let probed = SolveRequest::new(&scenario, vec!["equal-share".into()], true, None);
         assert_eq!(solve_request(&probed).unwrap().seconds_per_policy, None);
+    }
+
+    /// Past its time limit, a request answers with the reports it finished and each policy after
+    /// them stopped, saying where there is no limit (at 150 x 12 with jobs, partial-allocation
+    /// takes over a second natively, the limit here is half of one).
+    #[test]
+    fn a_request_past_its_limit_keeps_what_it_finished() {
+        let scenario = presets::random_scenario(150, 12, 1, true);
+        let names = ["oef-coop", "partial-allocation", "equal-share"];
+        let request = SolveRequest::new(
+            &scenario,
+            names.iter().map(|n| n.to_string()).collect(),
+            false,
+            None,
+        );
+        let answer =
+            fairground_core::deadline::within(0.5, || solve_request_now(&request)).unwrap();
+        assert_eq!(answer.reports.len(), 3);
+        assert_eq!(answer.reports[0].as_ref().unwrap().policy, "oef-coop");
+        for (name, report) in names.iter().zip(&answer.reports).skip(1) {
+            assert_eq!(
+                report.as_ref().unwrap_err(),
+                &format!(
+                    "{name}: stopped at the time limit of 0.5 s here; `fairground compare` has none"
+                )
+            );
+        }
     }
 
     #[test]
