@@ -487,6 +487,9 @@ pub fn sp_probe(
                 });
             }
         }
+        // A re-solve the limit stopped was skipped above as a failure: it must not end a search
+        // reported as whole.
+        crate::deadline::check()?;
         Ok((best, tried))
     })
     .into_iter()

@@ -34,8 +34,7 @@ pub const MAX_PROBE_TENANTS: usize = 20;
 /// About a second of simulation on a laptop (BENCHMARKS.md: 10,000 jobs take 1.9-3.4 s in a
 /// worker); larger runs belong to the CLI or the playground's worker.
 pub const MAX_SIM_JOBS: usize = 2_000;
-/// How long a call may hold the page's thread unless
-/// `options.seconds` says otherwise.
+/// How long a call may hold the page's thread unless `options.seconds` says otherwise.
 pub const DEFAULT_SECONDS: f64 = 3.0;
 /// Largest trace text accepted, as the playground's upload.
 const MAX_TRACE_BYTES: usize = 1024 * 1024;
