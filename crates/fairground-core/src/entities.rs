@@ -156,8 +156,10 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Option<
         }
         path.iter().for_each(|&k| state[k] = 2);
     }
-    cycles.sort_by_key(|cycle| cycle[0]);
-    for cycle in cycles {
+    // Through the shared index sort (`crate::order`), not a sort of its own (5 KB of wasm).
+    let mut by_first: Vec<usize> = (0..cycles.len()).collect();
+    crate::order::sort_indices_by(&mut by_first, &|a, b| cycles[a][0].cmp(&cycles[b][0]));
+    for cycle in by_first.into_iter().map(|c| &cycles[c]) {
         let names: Vec<&str> = cycle
             .iter()
             .chain(std::iter::once(&cycle[0]))

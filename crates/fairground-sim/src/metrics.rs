@@ -320,8 +320,7 @@ impl Recorder {
                 }
             })
             .collect();
-        let mut jcts: Vec<f64> = outcomes.iter().filter_map(|o| o.jct_s).collect();
-        jcts.sort_by(f64::total_cmp);
+        let jcts = ascending(outcomes.iter().filter_map(|o| o.jct_s).collect());
         let rhos: Vec<f64> = outcomes.iter().filter_map(|o| o.rho).collect();
         let makespan = self.finish.iter().flatten().copied().fold(0.0, f64::max);
         let measured = measure_ids.map(|(from, to)| measure(&outcomes, from, to));
@@ -386,8 +385,7 @@ pub fn measure(outcomes: &[JobOutcome], from: usize, to: usize) -> MeasuredJct {
         .iter()
         .filter(|o| (from..to).contains(&o.id))
         .collect();
-    let mut jcts: Vec<f64> = in_range.iter().filter_map(|o| o.jct_s).collect();
-    jcts.sort_by(f64::total_cmp);
+    let jcts = ascending(in_range.iter().filter_map(|o| o.jct_s).collect());
     MeasuredJct {
         from_id: from,
         to_id: to,
@@ -499,6 +497,15 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
             sorted[rank.clamp(1, n) - 1]
         }
     }
+}
+
+/// `values` in ascending order (`total_cmp`), through the shared index sort
+/// (`fairground_core::order`): the same order as `sort_by(f64::total_cmp)`, without compiling
+/// another copy of the stable sort into the browser's engine (5 KB).
+fn ascending(values: Vec<f64>) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    fairground_core::order::sort_indices_by(&mut order, &|a, b| values[a].total_cmp(&values[b]));
+    order.into_iter().map(|i| values[i]).collect()
 }
 
 #[cfg(test)]

@@ -311,7 +311,7 @@ fn into_jobs(
         kept.push((job, model, rate));
     }
     if let Some(n) = opts.sample.filter(|&n| n < kept.len()) {
-        let mut order: Vec<(u64, usize)> = kept
+        let keys: Vec<(u64, usize)> = kept
             .iter()
             .enumerate()
             .map(|(k, (job, _, _))| {
@@ -321,10 +321,13 @@ fn into_jobs(
                 )
             })
             .collect();
-        order.sort_unstable();
+        // The keys are distinct (k is), so the shared stable index sort gives the order
+        // sort_unstable would, without another copy of a sort in the browser's engine.
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        fairground_core::order::sort_indices_by(&mut order, &|a, b| keys[a].cmp(&keys[b]));
         let mut chosen = vec![false; kept.len()];
-        for &(_, k) in order.iter().take(n) {
-            chosen[k] = true;
+        for &i in order.iter().take(n) {
+            chosen[keys[i].1] = true;
         }
         for _ in n..kept.len() {
             read.skip("not drawn by --sample");
@@ -366,8 +369,8 @@ fn fnv1a(text: &str) -> u64 {
 /// The model a job is given: among the table's models measured on `gpus` GPUs (sorted by
 /// name), the one a seeded hash of the trace's job id picks. `None` when there is none.
 pub fn model_for(table: &ThroughputTable, gpus: u32, job_id: u64, seed: u64) -> Option<&str> {
-    let mut models = table.models_with(gpus);
-    models.sort_unstable();
+    // Already in name order (`models_with`).
+    let models = table.models_with(gpus);
     if models.is_empty() {
         return None;
     }

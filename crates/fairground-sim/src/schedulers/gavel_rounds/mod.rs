@@ -453,14 +453,13 @@ impl GavelRounds {
             parties.entry(key).or_default().push(s.job);
         }
         let weighted = matches!(self.parties, Parties::JobClasses | Parties::TenantClasses);
-        let left: BTreeMap<usize, f64> = if self.parties == Parties::Jobs {
-            view.active
-                .iter()
-                .map(|s| (s.job, s.remaining_steps))
-                .collect()
-        } else {
-            BTreeMap::new()
-        };
+        // Inserted, not collected (a collected map compiles a stable sort for its key type).
+        let mut left: BTreeMap<usize, f64> = BTreeMap::new();
+        if self.parties == Parties::Jobs {
+            for s in view.active {
+                left.insert(s.job, s.remaining_steps);
+            }
+        }
         let tenants: Vec<Tenant> = parties
             .iter()
             .map(|(name, members)| {
@@ -494,8 +493,10 @@ impl GavelRounds {
         // its jobs by fairness.
         let mut entities: Vec<Entity> = Vec::new();
         if self.parties == Parties::TenantClasses {
-            let names: std::collections::BTreeSet<&str> =
-                tenants.iter().filter_map(|t| t.entity.as_deref()).collect();
+            let mut names: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+            for name in tenants.iter().filter_map(|t| t.entity.as_deref()) {
+                names.insert(name);
+            }
             entities = names
                 .into_iter()
                 .map(|name| Entity {
@@ -575,11 +576,10 @@ impl GavelRounds {
         inst: &fairground_core::Instance,
         parties: &BTreeMap<String, Vec<usize>>,
     ) -> Result<fairground_core::policies::Solution, SimError> {
-        let remaining: BTreeMap<usize, f64> = view
-            .active
-            .iter()
-            .map(|s| (s.job, s.remaining_steps))
-            .collect();
+        let mut remaining: BTreeMap<usize, f64> = BTreeMap::new();
+        for s in view.active {
+            remaining.insert(s.job, s.remaining_steps);
+        }
         let jobs: Vec<usize> = parties.values().map(|m| m[0]).collect();
         self.ftf.resize(view.jobs.len(), None);
         let history: Vec<policies::FtfHistory> = jobs

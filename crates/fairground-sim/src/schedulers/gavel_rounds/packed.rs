@@ -239,12 +239,11 @@ impl GavelPacked {
     fn recompute(&mut self, view: &RoundView) -> Result<(), SimError> {
         let cluster = view.cluster;
         let types = cluster.types.len();
-        let index: BTreeMap<usize, usize> = view
-            .active
-            .iter()
-            .enumerate()
-            .map(|(t, s)| (s.job, t))
-            .collect();
+        // Inserted, not collected (a collected map compiles a stable sort for its key type).
+        let mut index: BTreeMap<usize, usize> = BTreeMap::new();
+        for (t, s) in view.active.iter().enumerate() {
+            index.insert(s.job, t);
+        }
         let tenants: Vec<Tenant> = view
             .active
             .iter()
