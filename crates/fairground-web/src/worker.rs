@@ -31,24 +31,6 @@ pub struct SolveResponse {
     pub seconds_per_policy: Option<f64>,
 }
 
-/// A clock in seconds where the engine runs: the JavaScript one in WebAssembly (std's panics
-/// there), std's natively.
-fn seconds_now() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        js_sys::Date::now() / 1000.0
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use std::sync::OnceLock;
-        static START: OnceLock<std::time::Instant> = OnceLock::new();
-        START
-            .get_or_init(std::time::Instant::now)
-            .elapsed()
-            .as_secs_f64()
-    }
-}
-
 /// How long a request without the probe may run. The page's watchdog gives up on an answer
 /// after 30 s (`app.rs`), and the worker used to go on past it, busy, so that later edits got
 /// no answer until a reload (a `compare` at 150 x 12 with 300 co-located pairs takes 21 s in
@@ -79,7 +61,8 @@ fn solve_request_now(req: &SolveRequest) -> Result<SolveResponse, String> {
             .join("; ")
     })?;
     let sp = req.sp_probe.then(SpProbeConfig::default);
-    let started = seconds_now();
+    // web-time: performance.now() in WebAssembly (std's Instant panics there), std's natively.
+    let started = web_time::Instant::now();
     let reports: Vec<_> = req
         .policies
         .iter()
@@ -95,7 +78,7 @@ fn solve_request_now(req: &SolveRequest) -> Result<SolveResponse, String> {
         })
         .collect();
     let seconds_per_policy = (!req.sp_probe && !reports.is_empty())
-        .then(|| (seconds_now() - started) / reports.len() as f64);
+        .then(|| started.elapsed().as_secs_f64() / reports.len() as f64);
     let frontier = req
         .frontier_step
         .map(|step| frontier::frontier(&inst, step));
