@@ -93,6 +93,27 @@ fn a_curve_the_solver_gets_wrong_is_refused() {
     }
 }
 
+/// The case the proptest below drew in session 23: at eps 0.6-0.7 (EF only) the simplex left a
+/// tenant 8e-34 GPUs while another held nothing, which read as envy relative to the whole
+/// utility (1) and refused the point. Crumbs that small are read as 0 now; the curve is shown.
+#[test]
+fn a_crumb_of_a_gpu_is_not_envied() {
+    let inst = instance(
+        r#"{"gpu_types":[{"name":"t0","count":3},{"name":"t1","count":1},{"name":"t2","count":3}],
+        "tenants":[
+        {"name":"u0","throughput":[7.571428774260091,5.451481412305994,6.02110519262686],"weight":1.9807084237822203,"max_gpus":2.9268890232228224},
+        {"name":"u1","throughput":[7.6246264755509054,1.1408415309546716,3.322470877050001],"weight":2.3667030461123706},
+        {"name":"u2","throughput":[2.7408301045915864,5.77834317605138,1.6331686833066787],"weight":2.5193109582302164},
+        {"name":"u3","throughput":[2.9123614958048614,0.66815346785641,0.5],"weight":1.7129221604060167,"max_gpus":3.825232935300467},
+        {"name":"u4","throughput":[1.9859068813825431,7.846783855316531,2.2328190831572456],"weight":2.363798234332015,"max_gpus":2.2153899861468505}]}"#,
+    );
+    for step in [0.1, 0.05] {
+        let f = frontier::frontier(&inst, step).unwrap();
+        let ef = curve(&f, Guarantee::EnvyFreeness);
+        assert!(ef.windows(2).all(|w| w[1] >= w[0] * (1.0 - 1e-7)), "{ef:?}");
+    }
+}
+
 #[test]
 fn bad_steps_are_refused() {
     for bad in [0.0, -0.1, 0.3, 1.5, f64::NAN, 1e-5] {
