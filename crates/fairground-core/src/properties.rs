@@ -420,7 +420,10 @@ pub fn sp_probe(
             misreports_tried: 0,
         });
     };
-    let truthful = match policy.solve(&inst) {
+    // oef-coop's rows at the truthful optimum seed every misreport's solve: a misreport moves
+    // one tenant's row a little, and the rows it needs are mostly the same (RowMemory).
+    let mut rows = crate::policies::active_memory();
+    let truthful = match crate::policies::remembering(&mut rows, || policy.solve(&inst)) {
         Ok(truthful) => truthful,
         Err(PolicyError::OutOfTime(stop)) => return Err(stop),
         Err(_) => {
@@ -468,7 +471,9 @@ pub fn sp_probe(
             let Ok(lying_inst) = lying.instance() else {
                 continue;
             };
-            let Ok(sol) = policy.solve(&lying_inst) else {
+            let Ok(sol) =
+                crate::policies::remembering(&mut rows.clone(), || policy.solve(&lying_inst))
+            else {
                 continue;
             };
             tried += 1;

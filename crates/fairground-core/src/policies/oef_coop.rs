@@ -71,9 +71,97 @@ impl Policy for OefCoop {
         Ok(())
     }
 
+    /// Inside [`remembering`], the lazy program starts from the rows the memory kept from the
+    /// last solve and leaves there the rows tight at this optimum.
     fn allocate(&self, inst: &Instance) -> Result<Solution, PolicyError> {
-        most_efficient(inst, Relaxation::NONE, self.ef_rows)
+        if self.ef_rows == EfRows::Full {
+            return most_efficient(inst, Relaxation::NONE, EfRows::Full);
+        }
+        let seed = ACTIVE_MEMORY.with(|m| m.borrow().as_ref().map(|m| m.rows_in(inst)));
+        let seeded = solve_seeded(inst, Relaxation::NONE, seed.as_deref().unwrap_or(&[]))?;
+        ACTIVE_MEMORY.with(|m| {
+            if let Some(memory) = m.borrow_mut().as_mut() {
+                memory.keep(inst, &seeded.tight, seeded.added);
+            }
+        });
+        Ok(seeded.solution)
     }
+}
+
+/// oef-coop's envy-freeness rows carried from one solve to the next, by tenant name: the pairs
+/// whose rows held with equality at the last optimum. A scenario edited a little (a throughput,
+/// a GPU count, a weight, a tenant more or less) mostly needs the same rows, and a solve that
+/// starts with them is 6-8x faster at 150 x 12 than finding them one by one (BENCHMARKS.md).
+/// They only seed the lazy program ([`most_efficient_seeded`]): rows still missing are added and
+/// rows of pairs no longer required are dropped, so the optimum is the same. Where it is not
+/// unique (twin tenants, say), the solve may end at another optimal allocation than a fresh one.
+///
+/// The playground's solve worker and the JavaScript module keep one between requests; the
+/// strategy-proofness probe seeds each misreport's solve with the truthful solve's rows.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RowMemory {
+    /// (envier, envied) tenant names.
+    pairs: Vec<(String, String)>,
+    /// Rows the last solve added to those it started with.
+    added: usize,
+}
+
+impl RowMemory {
+    /// How many rows it holds.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// How many rows the last solve had to add to the remembered ones it started with (all of
+    /// them, from an empty memory).
+    pub fn rows_added(&self) -> usize {
+        self.added
+    }
+
+    /// The remembered rows between tenants `inst` still has, as index pairs.
+    fn rows_in(&self, inst: &Instance) -> Vec<(usize, usize)> {
+        let index: std::collections::HashMap<&str, usize> = inst
+            .tenant_names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (name.as_str(), i))
+            .collect();
+        self.pairs
+            .iter()
+            .filter_map(|(i, k)| Some((*index.get(i.as_str())?, *index.get(k.as_str())?)))
+            .collect()
+    }
+
+    fn keep(&mut self, inst: &Instance, tight: &[(usize, usize)], added: usize) {
+        let name = |i: usize| inst.tenant_names[i].clone();
+        self.pairs = tight.iter().map(|&(i, k)| (name(i), name(k))).collect();
+        self.added = added;
+    }
+}
+
+thread_local! {
+    /// The memory [`remembering`] lends to oef-coop's solves on this thread.
+    static ACTIVE_MEMORY: std::cell::RefCell<Option<RowMemory>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` with every oef-coop solve on this thread seeded from `memory` and leaving its tight
+/// rows there ([`RowMemory`]); an enclosing call's memory is set aside meanwhile. Other policies
+/// are unaffected. Helper threads ([`crate::parallel`]) do not see it: give each its own.
+pub fn remembering<T>(memory: &mut RowMemory, f: impl FnOnce() -> T) -> T {
+    let outer = ACTIVE_MEMORY.with(|m| m.replace(Some(std::mem::take(memory))));
+    let out = f();
+    *memory = ACTIVE_MEMORY.with(|m| m.replace(outer)).unwrap_or_default();
+    out
+}
+
+/// A copy of the memory [`remembering`] has lent this thread, or an empty one outside it.
+pub fn active_memory() -> RowMemory {
+    ACTIVE_MEMORY.with(|m| m.borrow().clone().unwrap_or_default())
 }
 
 /// How far each guarantee is relaxed: `Some(eps)` imposes it relaxed by eps (0 = exact),
@@ -129,6 +217,24 @@ pub fn most_efficient_seeded(
     relax: Relaxation,
     seed: &[(usize, usize)],
 ) -> Result<(Solution, Vec<(usize, usize)>), PolicyError> {
+    solve_seeded(inst, relax, seed).map(|s| (s.solution, s.tight))
+}
+
+/// What [`solve_seeded`] ends with.
+struct Seeded {
+    solution: Solution,
+    /// The rows in the program that hold with equality at the optimum.
+    tight: Vec<(usize, usize)>,
+    /// How many rows it added to the seed's.
+    added: usize,
+}
+
+/// [`most_efficient_seeded`], also counting the rows it added to the seed's.
+fn solve_seeded(
+    inst: &Instance,
+    relax: Relaxation,
+    seed: &[(usize, usize)],
+) -> Result<Seeded, PolicyError> {
     let n = inst.tenants();
     let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
     if let Some(eps) = relax.sharing_incentive {
@@ -140,7 +246,11 @@ pub fn most_efficient_seeded(
     }
     let Some(eps) = relax.envy_freeness else {
         let allocation = m.read(&m.lp.solve()?);
-        return Ok((solution(inst, allocation), Vec::new()));
+        return Ok(Seeded {
+            solution: solution(inst, allocation),
+            tight: Vec::new(),
+            added: 0,
+        });
     };
     let factor = 1.0 - eps;
     // Pairs still to check; a row in the LP holds to the solver's tolerance and is never added
@@ -155,16 +265,18 @@ pub fn most_efficient_seeded(
         }
     }
     let sol = m.lp.solve()?;
-    let g = without_crumbs(
-        inst,
-        m.read(&add_violated_rows(&m, inst, sol, &mut open, factor)?),
-    );
+    let (sol, added) = add_violated_rows(&m, inst, sol, &mut open, factor)?;
+    let g = without_crumbs(inst, m.read(&sol));
     let tight = (0..n)
         .flat_map(|i| (0..n).map(move |k| (i, k)))
         .filter(|&(i, k)| !open[i][k] && must_not_envy(inst, i, k))
         .filter(|&(i, k)| relaxed_relative_envy(inst, &g, i, k, factor) > -1e-9)
         .collect();
-    Ok((solution(inst, g), tight))
+    Ok(Seeded {
+        solution: solution(inst, g),
+        tight,
+        added,
+    })
 }
 
 /// g with every g_ij below 1e-12 of tenant i's equal split of type j read as 0. The simplex can
@@ -206,18 +318,20 @@ fn add_violated_rows(
     mut sol: LpSolution,
     open: &mut [Vec<bool>],
     factor: f64,
-) -> Result<LpSolution, PolicyError> {
+) -> Result<(LpSolution, usize), PolicyError> {
     let mut scan = EnvyScan::new(inst, factor);
+    let mut added = 0;
     loop {
         crate::deadline::check()?;
         // Ranked by relative envy: tenants with large speedups would otherwise dominate, and
         // ranking this way needs ~25% fewer rows (BENCHMARKS.md). A row is added while the
         // envy is above the checker's tolerance times LP_MARGIN.
         let Some((i, k)) = scan.most_violated(&m.read(&sol), open, TOLERANCE * LP_MARGIN) else {
-            return Ok(sol);
+            return Ok((sol, added));
         };
         open[i][k] = false;
         sol = sol.add_ge(ef_row(m, inst, i, k, factor), 0.0)?;
+        added += 1;
     }
 }
 

@@ -23,6 +23,7 @@ use fairground_web::sim_worker::{self, SimRequest, Workload};
 use fairground_web::state::{
     MAX_INTERACTIVE_PAIRS, MAX_INTERACTIVE_TENANTS, MAX_INTERACTIVE_TYPES,
 };
+use fairground_web::worker::with_remembered_rows;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -211,7 +212,7 @@ fn solve_report(scenario: &JsValue, opts: &JsValue) -> Result<PolicyReport, JsEr
     let sp = probe(&opts, &scenario)?;
     let seconds = opts.seconds()?;
     deadline::within(seconds, || {
-        report::run(&scenario, &inst, policy, sp.as_ref())
+        with_remembered_rows(|| report::run(&scenario, &inst, policy, sp.as_ref()))
     })
     .map_err(|e| throw(format!("{name}: {}", failure(&e))))
 }
@@ -254,13 +255,16 @@ pub fn compare(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> 
     let sp = probe(&opts, &scenario)?;
     let seconds = opts.seconds()?;
     let entries: Vec<Entry<PolicyReport>> = deadline::within(seconds, || {
-        policies::all()
-            .into_iter()
-            .map(|p| {
-                let report = report::run(&scenario, &inst, p, sp.as_ref()).map_err(|e| failure(&e));
-                Entry::of(p.name(), report)
-            })
-            .collect()
+        with_remembered_rows(|| {
+            policies::all()
+                .into_iter()
+                .map(|p| {
+                    let report =
+                        report::run(&scenario, &inst, p, sp.as_ref()).map_err(|e| failure(&e));
+                    Entry::of(p.name(), report)
+                })
+                .collect()
+        })
     });
     to_js(&entries)
 }
