@@ -121,3 +121,52 @@ fn warm_las_runs_like_fresh_las() {
         fresh.makespan_s
     );
 }
+
+/// oef-coop starts each recomputation from the last one's EF rows (by tenant). Every answer must
+/// reach a fresh solve's efficiency (checked at each recomputation), and the run must look like
+/// the one solving afresh every time: tenant-level programs with caps often have several optimal
+/// allocations, and the two may pick different ones.
+#[test]
+fn oef_coop_from_remembered_rows_runs_like_fresh_oef_coop() {
+    use fairground_sim::schedulers::GavelRounds;
+    use fairground_sim::workload::{synthetic, SyntheticConfig};
+    use fairground_sim::{simulate, Cluster, SimConfig, ThroughputTable};
+
+    let table = ThroughputTable::builtin();
+    let cluster = Cluster::parse("v100=8,p100=8,k80=8").unwrap();
+    let jobs = synthetic(
+        &SyntheticConfig {
+            jobs: 150,
+            jobs_per_hour: 6.0,
+            seed: 3,
+            tenants: 20,
+        },
+        &table,
+        &cluster.types,
+    )
+    .unwrap();
+    let config = SimConfig::default();
+    let run = |remember: bool| {
+        let mut scheduler = GavelRounds::new("oef-coop", config.reallocation_interval_s)
+            .unwrap()
+            .with_remembered_rows(remember)
+            .with_fresh_check(true);
+        simulate(&cluster, &jobs, &mut scheduler, &config, &mut |_, _| {}).unwrap()
+    };
+    let (fresh, remembered) = (run(false), run(true));
+    assert_eq!(fresh.jobs_completed, 150);
+    assert_eq!(remembered.jobs_completed, 150);
+    let close = |a: f64, b: f64, within: f64| (a - b).abs() <= within * b;
+    assert!(
+        close(remembered.avg_jct_s, fresh.avg_jct_s, 0.02),
+        "avg JCT remembered {} vs fresh {}",
+        remembered.avg_jct_s,
+        fresh.avg_jct_s
+    );
+    assert!(
+        close(remembered.makespan_s, fresh.makespan_s, 0.05),
+        "makespan remembered {} vs fresh {}",
+        remembered.makespan_s,
+        fresh.makespan_s
+    );
+}

@@ -96,8 +96,9 @@ impl Policy for OefCoop {
 /// rows of pairs no longer required are dropped, so the optimum is the same. Where it is not
 /// unique (twin tenants, say), the solve may end at another optimal allocation than a fresh one.
 ///
-/// The playground's solve worker and the JavaScript module keep one between requests; the
-/// strategy-proofness probe seeds each misreport's solve with the truthful solve's rows.
+/// The playground's solve worker and the JavaScript module keep one between requests, the
+/// simulator between recomputations; the strategy-proofness probe seeds each misreport's solve
+/// with the truthful solve's rows.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RowMemory {
     /// (envier, envied) tenant names.

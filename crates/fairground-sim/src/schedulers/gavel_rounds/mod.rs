@@ -96,6 +96,11 @@ pub struct GavelRounds {
     /// gavel-ftf's history per job: time it would have run so far under its isolated share,
     /// and the steps left and isolated throughput at the last recomputation.
     ftf: Vec<Option<FtfSeen>>,
+    /// oef-coop's EF rows from the last recomputation, by tenant: the next round's program
+    /// differs by the jobs that came or went, and starts from them (core's `RowMemory`; the
+    /// same optimum, 3x faster over 60 tenants, BENCHMARKS.md). None: every round afresh, and
+    /// for every other policy.
+    ef_rows: Option<policies::RowMemory>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -347,6 +352,7 @@ impl GavelRounds {
             walks: (0, 0),
             last_arrival: 0.0,
             picked: Vec::new(),
+            ef_rows: (policy.name() == "oef-coop").then(policies::RowMemory::default),
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
@@ -362,8 +368,16 @@ impl GavelRounds {
         self
     }
 
+    /// Starts oef-coop's program from the last round's EF rows (`true`, the default) or solves
+    /// every round afresh: for comparing the two, as the tests do.
+    pub fn with_remembered_rows(mut self, on: bool) -> Self {
+        self.ef_rows = (on && self.policy.name() == "oef-coop").then(policies::RowMemory::default);
+        self
+    }
+
     /// Checks every warm LAS answer against a fresh solve: both must reach the same lowest
-    /// normalised throughput, or the round fails with [`SimError::Policy`]. For tests.
+    /// normalised throughput, or the round fails with [`SimError::Policy`]; and every oef-coop
+    /// answer from remembered rows: both must reach the same efficiency. For tests.
     pub fn with_fresh_check(mut self, on: bool) -> Self {
         self.fresh_check = on;
         self
@@ -530,9 +544,25 @@ impl GavelRounds {
                 shared: Vec::new(),
             }
         } else {
-            self.policy
-                .solve(&inst)
-                .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?
+            let failed =
+                |e: policies::PolicyError| SimError::Policy(format!("{}: {e}", self.policy.name()));
+            let solution = match self.ef_rows.as_mut() {
+                Some(rows) => policies::remembering(rows, || self.policy.solve(&inst)),
+                None => self.policy.solve(&inst),
+            }
+            .map_err(failed)?;
+            if self.fresh_check && self.ef_rows.is_some() {
+                let fresh = self.policy.solve(&inst).map_err(failed)?;
+                let (a, b) = (solution.objective, fresh.objective);
+                if (a - b).abs() > 1e-9 * b.abs().max(1e-12) {
+                    return Err(SimError::Policy(format!(
+                        "{} from the last rows reached {a}, a fresh solve {b} (t = {:.0} s)",
+                        self.policy.name(),
+                        view.now
+                    )));
+                }
+            }
+            solution
         };
         for (t, members) in parties.values().enumerate() {
             // x depends on the party and the job's scale factor: one row per pair.
