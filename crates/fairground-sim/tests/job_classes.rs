@@ -65,37 +65,84 @@ fn classes_reach_the_per_job_optimum() {
     }
 }
 
+/// Gavel's synthetic workload (built-in throughputs) on 8+8+8 GPUs, and each run of the
+/// round mechanism on it built by `scheduler` and simulated.
+struct Workload {
+    cluster: fairground_sim::Cluster,
+    jobs: Vec<fairground_sim::Job>,
+    config: fairground_sim::SimConfig,
+}
+
+impl Workload {
+    fn synthetic(jobs: usize, jobs_per_hour: f64, seed: u64, tenants: usize) -> Workload {
+        use fairground_sim::workload::{synthetic, SyntheticConfig};
+        let cluster = fairground_sim::Cluster::parse("v100=8,p100=8,k80=8").unwrap();
+        let config = SyntheticConfig {
+            jobs,
+            jobs_per_hour,
+            seed,
+            tenants,
+        };
+        let table = fairground_sim::ThroughputTable::builtin();
+        let jobs = synthetic(&config, &table, &cluster.types).unwrap();
+        Workload {
+            cluster,
+            jobs,
+            config: fairground_sim::SimConfig::default(),
+        }
+    }
+
+    /// The round mechanism for `policy`, every recomputation checked against a fresh solve.
+    fn checked(&self, policy: &str) -> fairground_sim::schedulers::GavelRounds {
+        fairground_sim::schedulers::GavelRounds::new(policy, self.config.reallocation_interval_s)
+            .unwrap()
+            .with_fresh_check(true)
+    }
+
+    fn run(
+        &self,
+        scheduler: &mut fairground_sim::schedulers::GavelRounds,
+    ) -> fairground_sim::metrics::SimResult {
+        let (cluster, jobs, config) = (&self.cluster, &self.jobs, &self.config);
+        fairground_sim::simulate(cluster, jobs, scheduler, config, &mut |_, _| {}).unwrap()
+    }
+}
+
+/// Two runs that may pick different optimal allocations: every job done in both, average JCT
+/// within 2% and makespan within 5%.
+fn runs_alike(
+    a: &fairground_sim::metrics::SimResult,
+    b: &fairground_sim::metrics::SimResult,
+    jobs: usize,
+    what: &str,
+) {
+    assert_eq!((a.jobs_completed, b.jobs_completed), (jobs, jobs), "{what}");
+    let close = |x: f64, y: f64, within: f64| (x - y).abs() <= within * y;
+    assert!(
+        close(a.avg_jct_s, b.avg_jct_s, 0.02),
+        "{what}: avg JCT {} vs {}",
+        a.avg_jct_s,
+        b.avg_jct_s
+    );
+    assert!(
+        close(a.makespan_s, b.makespan_s, 0.05),
+        "{what}: makespan {} vs {}",
+        a.makespan_s,
+        b.makespan_s
+    );
+}
+
 /// gavel-las keeps one class LP and re-solves it warm. Every warm answer must reach a fresh
 /// solve's optimum (checked at each recomputation), and the run must look like the one with a
 /// fresh LP every time: where LAS's optimum is not unique the two may pick different optimal
-/// allocations, so the same jobs finish at nearly, not exactly, the same times.
+/// allocations, so the same jobs finish at nearly, not exactly, the same times (seen: average
+/// JCT 0.5% apart, makespan 2.7%).
 #[test]
 fn warm_las_runs_like_fresh_las() {
-    use fairground_sim::schedulers::GavelRounds;
-    use fairground_sim::workload::{synthetic, SyntheticConfig};
-    use fairground_sim::{simulate, Cluster, SimConfig, ThroughputTable};
-
-    let table = ThroughputTable::builtin();
-    let cluster = Cluster::parse("v100=8,p100=8,k80=8").unwrap();
-    let jobs = synthetic(
-        &SyntheticConfig {
-            jobs: 200,
-            jobs_per_hour: 4.0,
-            seed: 7,
-            tenants: 4,
-        },
-        &table,
-        &cluster.types,
-    )
-    .unwrap();
-    let config = SimConfig::default();
+    let workload = Workload::synthetic(200, 4.0, 7, 4);
     let run = |warm: bool| {
-        let mut scheduler = GavelRounds::new("gavel-las", config.reallocation_interval_s)
-            .unwrap()
-            .with_warm_las(warm)
-            .with_fresh_check(true);
-        let result = simulate(&cluster, &jobs, &mut scheduler, &config, &mut |_, _| {}).unwrap();
-        (result, scheduler.warm_answers())
+        let mut scheduler = workload.checked("gavel-las").with_warm_las(warm);
+        (workload.run(&mut scheduler), scheduler.warm_answers())
     };
     let (fresh, none) = run(false);
     let (warm, answered) = run(true);
@@ -104,22 +151,7 @@ fn warm_las_runs_like_fresh_las() {
         answered > 50,
         "the warm path answered only {answered} times"
     );
-    assert_eq!(warm.jobs_completed, 200);
-    assert_eq!(fresh.jobs_completed, 200);
-    // Seen: average JCT 0.5% apart, makespan 2.7%.
-    let close = |a: f64, b: f64, within: f64| (a - b).abs() <= within * b;
-    assert!(
-        close(warm.avg_jct_s, fresh.avg_jct_s, 0.02),
-        "avg JCT warm {} vs fresh {}",
-        warm.avg_jct_s,
-        fresh.avg_jct_s
-    );
-    assert!(
-        close(warm.makespan_s, fresh.makespan_s, 0.05),
-        "makespan warm {} vs fresh {}",
-        warm.makespan_s,
-        fresh.makespan_s
-    );
+    runs_alike(&warm, &fresh, 200, "warm against fresh");
 }
 
 /// oef-coop starts each recomputation from the last one's EF rows (by tenant). Every answer must
@@ -128,45 +160,15 @@ fn warm_las_runs_like_fresh_las() {
 /// allocations, and the two may pick different ones.
 #[test]
 fn oef_coop_from_remembered_rows_runs_like_fresh_oef_coop() {
-    use fairground_sim::schedulers::GavelRounds;
-    use fairground_sim::workload::{synthetic, SyntheticConfig};
-    use fairground_sim::{simulate, Cluster, SimConfig, ThroughputTable};
-
-    let table = ThroughputTable::builtin();
-    let cluster = Cluster::parse("v100=8,p100=8,k80=8").unwrap();
-    let jobs = synthetic(
-        &SyntheticConfig {
-            jobs: 150,
-            jobs_per_hour: 6.0,
-            seed: 3,
-            tenants: 20,
-        },
-        &table,
-        &cluster.types,
-    )
-    .unwrap();
-    let config = SimConfig::default();
+    let workload = Workload::synthetic(150, 6.0, 3, 20);
     let run = |remember: bool| {
-        let mut scheduler = GavelRounds::new("oef-coop", config.reallocation_interval_s)
-            .unwrap()
-            .with_remembered_rows(remember)
-            .with_fresh_check(true);
-        simulate(&cluster, &jobs, &mut scheduler, &config, &mut |_, _| {}).unwrap()
+        workload.run(&mut workload.checked("oef-coop").with_remembered_rows(remember))
     };
     let (fresh, remembered) = (run(false), run(true));
-    assert_eq!(fresh.jobs_completed, 150);
-    assert_eq!(remembered.jobs_completed, 150);
-    let close = |a: f64, b: f64, within: f64| (a - b).abs() <= within * b;
-    assert!(
-        close(remembered.avg_jct_s, fresh.avg_jct_s, 0.02),
-        "avg JCT remembered {} vs fresh {}",
-        remembered.avg_jct_s,
-        fresh.avg_jct_s
-    );
-    assert!(
-        close(remembered.makespan_s, fresh.makespan_s, 0.05),
-        "makespan remembered {} vs fresh {}",
-        remembered.makespan_s,
-        fresh.makespan_s
+    runs_alike(
+        &remembered,
+        &fresh,
+        150,
+        "from remembered rows against fresh",
     );
 }
