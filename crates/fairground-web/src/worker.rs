@@ -61,7 +61,12 @@ thread_local! {
 /// its own there: a request is mostly an edit of the one before, and then needs mostly the same
 /// rows ([`RowMemory`]; 6-8x faster at 150 x 12, BENCHMARKS.md).
 pub fn with_remembered_rows<T>(f: impl FnOnce() -> T) -> T {
-    ROWS.with(|rows| policies::remembering(&mut rows.borrow_mut(), f))
+    // Taken out while `f` runs, not borrowed: a call inside `f` finds an empty memory rather
+    // than a RefCell already borrowed (a panic).
+    let mut rows = ROWS.with(|rows| rows.take());
+    let out = policies::remembering(&mut rows, f);
+    ROWS.with(|kept| kept.replace(rows));
+    out
 }
 
 /// [`solve_request`] under whatever time limit the caller set.
@@ -219,6 +224,11 @@ mod tests {
         {
             assert!((a - b).abs() < 1e-9, "{a} against {b}");
         }
+        // A call inside another answers too (from an empty memory), and the outer keeps its rows.
+        let inner =
+            with_remembered_rows(|| with_remembered_rows(|| solve_request(&request(&base))));
+        assert!(inner.is_ok());
+        assert_eq!(ROWS.with(|rows| rows.borrow().rows_added()), warm_rows);
     }
 
     #[test]
