@@ -2,16 +2,18 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::{GpuMemory, Interference};
+use fairground_sim::tenants::ShareAmong;
 use fairground_sim::throughputs::read_gavel_file;
 use fairground_sim::traces::{self, TenantField, TraceFormat, TraceOptions};
 use fairground_sim::workload::{
-    csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace, SynergyConfig,
-    SyntheticConfig,
+    csv_tenant_weights, csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace,
+    SynergyConfig, SyntheticConfig, TenantMix,
 };
 use fairground_sim::{
     schedulers, simulate, Cluster, Job, MixedRate, Profiles, ServerShape, SimConfig,
     ThroughputTable,
 };
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -77,9 +79,24 @@ pub struct SimulateArgs {
     /// Seed of the synthetic workload, and of the model each job of a public trace is given.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Tenants the synthetic jobs are spread over (for tenant-level policies such as oef-coop).
+    /// Tenants the synthetic jobs are spread over (uniformly; see --share-among).
     #[arg(long, default_value_t = 4)]
     tenants: usize,
+    /// Which models each tenant runs, for synthetic workloads and public traces: uniform (every
+    /// tenant the same random mix) or skewed (tenant k draws 80% of its jobs from its own model
+    /// family, the k-th of the table's in name order, the rest from all models).
+    #[arg(long, default_value = "uniform", value_name = "uniform|skewed")]
+    tenant_mix: String,
+    /// Who an allocation policy shares the cluster among: jobs (each job a party, as Gavel) or
+    /// tenants (each tenant a party with its jobs' speedups, its GPUs split among its jobs by
+    /// what each does best). gavel-hierarchical is always tenants then jobs; the output says who
+    /// each policy shared among.
+    #[arg(long, default_value = "jobs", value_name = "jobs|tenants")]
+    share_among: String,
+    /// Tenants' weights, e.g. team-a=2,team-b=1 (a tenant not named: 1, or the CSV trace's
+    /// `weight` column).
+    #[arg(long, value_name = "NAME=W,...")]
+    tenant_weights: Option<String>,
     /// Gavel's throughput file (simulation_throughputs.json); default: the small built-in table
     /// (six models; multi-GPU rates assume perfect scaling).
     #[arg(long)]
@@ -162,6 +179,11 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         None => Profiles::builtin(),
     };
     let measure_ids = a.measure_ids.as_deref().map(parse_id_range).transpose()?;
+    let tenant_mix = TenantMix::parse(&a.tenant_mix).map_err(|e| e.to_string())?;
+    let share_among = ShareAmong::parse(&a.share_among)?;
+    let mut tenant_weights = BTreeMap::new();
+    // Whether the workload's models are drawn (synthetic, public traces): a tenant mix applies.
+    let mut models_drawn = a.synthetic.is_some();
     let (table, interference) = match &a.throughputs {
         Some(path) => {
             let text = read(path)?;
@@ -200,10 +222,12 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                     format.name()
                 ));
             }
+            models_drawn = format.is_public();
             let opts = TraceOptions {
                 seed: a.seed,
                 tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
                 gpu_type: a.trace_gpu_type.clone(),
+                tenant_mix,
                 from: time_flag("--from", a.from.as_deref())?,
                 until: time_flag("--until", a.until.as_deref())?,
                 sample: a.sample,
@@ -244,7 +268,11 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                 }),
                 None if format == TraceFormat::Csv => {
                     let largest = cluster.largest_server();
-                    csv_trace(&text, &table, &cluster.types, Some((&profiles, &largest)))
+                    csv_tenant_weights(&text)
+                        .map(|w| tenant_weights = w)
+                        .and_then(|_| {
+                            csv_trace(&text, &table, &cluster.types, Some((&profiles, &largest)))
+                        })
                 }
                 None => gavel_trace(&text, &table, &cluster.types),
             };
@@ -260,6 +288,7 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
                 jobs_per_hour: a.jobs_per_hour,
                 seed: a.seed,
                 tenants: a.tenants,
+                tenant_mix,
             },
             &table,
             &cluster.types,
@@ -271,6 +300,18 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
             )
         }
     };
+    if let Some(spec) = &a.tenant_weights {
+        for (name, w) in parse_tenant_weights(spec)? {
+            tenant_weights.insert(name, w);
+        }
+    }
+    if tenant_mix == TenantMix::Skewed && !models_drawn {
+        return Err(
+            "--tenant-mix skewed draws the models of a synthetic workload (--synthetic) \
+                    or of a public trace (helios, philly, pai); other traces name their own"
+                .into(),
+        );
+    }
     if let Some(path) = &a.write_trace {
         std::fs::write(path, write_gavel_trace(&jobs))
             .map_err(|e| format!("{}: {e}", path.display()))?;
@@ -285,6 +326,8 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         interference,
         mixed_rate: MixedRate::parse(&a.mixed_rate).map_err(|e| format!("--mixed-rate: {e}"))?,
         sync_overhead_s: a.sync_overhead,
+        share_among,
+        tenant_weights,
         ..SimConfig::default()
     };
     let mut runs = Vec::new();
@@ -395,17 +438,57 @@ fn write_jobs_csv(path: &std::path::Path, results: &[SimResult]) -> Result<(), c
     Ok(())
 }
 
+/// What tenants received, a line each: realised against linear utility, SI and EF held.
+fn tenant_lines(f: &fairground_sim::tenants::TenantFairness) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{:<16} {:>8} {:>12} {:>14} {:>14} {:>9} {:>9}",
+        "tenant", "weight", "split gain", "SI u / V", "EF u / V", "worst SI", "max envy"
+    )];
+    for (t, name) in f.tenants.iter().enumerate() {
+        if f.recomputations[t] == 0 {
+            continue;
+        }
+        let of = |held: usize, n: usize| format!("{held}/{n}");
+        lines.push(format!(
+            "{:<16} {:>8} {:>11.1}% {:>14} {:>14} {:>9.3} {:>9.3}",
+            name,
+            f.weights[t],
+            100.0 * (f.mean_split_gain[t] - 1.0),
+            format!(
+                "{} {}",
+                of(f.linear_si_held[t], f.recomputations[t]),
+                of(f.si_held[t], f.judged[t])
+            ),
+            format!(
+                "{} {}",
+                of(f.linear_ef_held[t], f.recomputations[t]),
+                of(f.ef_held[t], f.judged[t])
+            ),
+            f.worst_si_ratio[t],
+            f.worst_envy[t]
+        ));
+    }
+    lines.push(
+        "(u: the linear utility the policy solved with, at every recomputation; V: what the \
+         tenant's jobs got from the split, judged at 8 recomputations per doubling; split gain: \
+         V over u on average)"
+            .into(),
+    );
+    lines
+}
+
 fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources: bool) {
     let hours = |s: f64| s / 3600.0;
     out_part!(
-        "{:<28} {:>11} {:>12} {:>12} {:>12} {:>12} {:>8}",
+        "{:<28} {:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8}",
         "policy",
         "done",
         "avg JCT h",
         "median h",
         "p99 h",
         "makespan h",
-        "avg rho"
+        "avg rho",
+        "work/h"
     );
     for t in &cluster.types {
         out_part!(" {:>8}", format!("util {t}"));
@@ -421,14 +504,15 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
     out!();
     for r in results {
         out_part!(
-            "{:<28} {:>11} {:>12.3} {:>12.3} {:>12.3} {:>12.3} {:>8.3}",
+            "{:<28} {:>11} {:>12.3} {:>12.3} {:>12.3} {:>12.3} {:>8.3} {:>8.2}",
             r.policy,
             format!("{}/{total}", r.jobs_completed),
             hours(r.avg_jct_s),
             hours(r.median_jct_s),
             hours(r.p99_jct_s),
             hours(r.makespan_s),
-            r.avg_rho
+            r.avg_rho,
+            r.normalised_work_per_hour
         );
         for u in &r.utilization {
             out_part!(" {:>8.3}", u);
@@ -458,6 +542,14 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
         for note in &r.notes {
             out!("  {note}");
         }
+        if r.parties != "jobs" && !r.parties.is_empty() {
+            out!("  shared among {}", r.parties);
+        }
+        if let Some(f) = &r.tenant_fairness {
+            for line in tenant_lines(f) {
+                out!("  {line}");
+            }
+        }
         if !r.jobs_unschedulable.is_empty() {
             out!(
                 "  {} job(s) can run nowhere on this cluster: {:?}",
@@ -466,6 +558,26 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
             );
         }
     }
+}
+
+/// `--tenant-weights team-a=2,team-b=1`: each weight a number > 0, each name once.
+fn parse_tenant_weights(spec: &str) -> Result<Vec<(String, f64)>, String> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bad =
+            || format!("--tenant-weights '{part}': give NAME=W with W a number > 0, e.g. team-a=2");
+        let (name, w) = part.rsplit_once('=').ok_or_else(bad)?;
+        let w: f64 = w.trim().parse().map_err(|_| bad())?;
+        let name = name.trim();
+        if name.is_empty() || !(w.is_finite() && w > 0.0) {
+            return Err(bad());
+        }
+        if out.iter().any(|(n, _)| n == name) {
+            return Err(format!("--tenant-weights: '{name}' is given twice"));
+        }
+        out.push((name.to_string(), w));
+    }
+    Ok(out)
 }
 
 /// A `--from` / `--until` value in seconds, or a message naming the flag.

@@ -38,6 +38,7 @@ fn thousand_jobs(c: &mut Criterion) {
             jobs_per_hour,
             seed: 0,
             tenants: 10,
+            tenant_mix: Default::default(),
         };
         let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
         group.bench_function(format!("{policy}@{jobs_per_hour}jobs-per-h"), |b| {
@@ -72,6 +73,7 @@ fn hadar_thousand_jobs(c: &mut Criterion) {
             jobs_per_hour,
             seed: 0,
             tenants: 10,
+            tenant_mix: Default::default(),
         };
         let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
         group.bench_function(format!("{policy}@{jobs_per_hour}jobs-per-h"), |b| {
@@ -94,6 +96,7 @@ fn long_queue(c: &mut Criterion) {
         jobs_per_hour: 300.0,
         seed: 0,
         tenants: 4,
+        tenant_mix: Default::default(),
     };
     let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
     let mut group = c.benchmark_group("simulate-10000-jobs-2400-gpus");

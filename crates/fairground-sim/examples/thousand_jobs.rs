@@ -23,6 +23,7 @@ fn main() {
         jobs_per_hour: rate,
         seed: 0,
         tenants: 10,
+        tenant_mix: Default::default(),
     };
     let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
     let config = SimConfig::default();

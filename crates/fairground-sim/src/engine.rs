@@ -34,6 +34,12 @@ pub struct SimConfig {
     /// Seconds of progress a forked job (HadarE) loses each round in which it runs as two or
     /// more copies: the copies stop to combine their models once per round.
     pub sync_overhead_s: f64,
+    /// Who an allocation policy shares among: each job (Gavel's formulation) or each tenant
+    /// (OEF's), see [`crate::tenants`].
+    pub share_among: crate::tenants::ShareAmong,
+    /// Tenants' weights by name (with `share_among` tenants, and gavel-hierarchical's); a tenant
+    /// not named has weight 1.
+    pub tenant_weights: std::collections::BTreeMap<String, f64>,
 }
 
 /// Default [`SimConfig::sync_overhead_s`]: averaging a model of Gavel's zoo (up to ~0.5 GB of
@@ -53,6 +59,8 @@ impl Default for SimConfig {
             interference: crate::sharing::Interference::default(),
             mixed_rate: MixedRate::default(),
             sync_overhead_s: DEFAULT_SYNC_OVERHEAD_S,
+            share_among: crate::tenants::ShareAmong::Jobs,
+            tenant_weights: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -770,6 +778,8 @@ impl<'a> Simulation<'a> {
             self.config.measure_ids,
         );
         result.notes = scheduler.notes();
+        result.parties = scheduler.parties(self.config.share_among);
+        result.tenant_fairness = scheduler.tenant_fairness();
         result
     }
 
@@ -901,6 +911,12 @@ impl<'a> Simulation<'a> {
             let s = &mut self.active[self.active_start + state];
             let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
             s.attained_gpu_s += gpus as f64 * (held_until - t);
+            let steps = if done {
+                s.remaining_steps
+            } else {
+                (rate * ran).min(s.remaining_steps)
+            };
+            self.recorder.worked(p.job, steps);
             if done {
                 s.remaining_steps = 0.0;
                 self.recorder.finish(p.job, finish);

@@ -14,6 +14,7 @@ pub mod python_random;
 pub mod resources;
 pub mod schedulers;
 pub mod sharing;
+pub mod tenants;
 pub mod throughputs;
 pub mod traces;
 pub mod workload;

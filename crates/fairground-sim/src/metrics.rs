@@ -108,9 +108,27 @@ pub struct SimResult {
     /// finished, as Synergy's simulator does).
     #[serde(default)]
     pub jobs_unfinished: usize,
+    /// Work done per hour of the makespan, in reference-GPU hours: each job's steps times its
+    /// scale factor over its rate on its slowest type (so an hour of one GPU of a job's slowest
+    /// type is 1, of a type k times faster k) — the simulator's counterpart of the playground's
+    /// efficiency, sum_i u_i, averaged over the run.
+    #[serde(default)]
+    pub normalised_work_per_hour: f64,
+    /// The same over the rounds in which every tenant of the workload had a job waiting (none
+    /// such: None; not checked past [`BACKLOG_TENANTS`] tenants), and those rounds' seconds.
+    #[serde(default)]
+    pub backlogged_work_per_hour: Option<f64>,
+    #[serde(default)]
+    pub backlogged_s: f64,
     /// What the scheduler reports about itself (e.g. Synergy-OPT's deployable rounds).
     #[serde(default)]
     pub notes: Vec<String>,
+    /// Who the allocation was shared among (`--share-among`), as the scheduler honoured it.
+    #[serde(default)]
+    pub parties: String,
+    /// With tenants as parties: what tenants actually received ([`crate::tenants`]).
+    #[serde(default)]
+    pub tenant_fairness: Option<crate::tenants::TenantFairness>,
 }
 
 pub(crate) struct Recorder {
@@ -136,7 +154,23 @@ pub(crate) struct Recorder {
     cpu_mem_total: (f64, f64),
     cpu_mem_round: (f64, f64),
     cpu_mem_series: Vec<UtilSample>,
+    /// Per job: reference-GPU-seconds of work per step (scale factor / its rate on its slowest
+    /// type that can host it), and the work done, in all and in the open round.
+    work_per_step: Vec<f64>,
+    work_total: f64,
+    work_round: f64,
+    /// Per tenant (for at most [`BACKLOG_TENANTS`] tenants): active jobs now, at the open
+    /// round's start, and placed in it; and the work and seconds of rounds in which every tenant
+    /// had a job waiting.
+    active_of_tenant: Vec<u32>,
+    round_active: Vec<u32>,
+    placed_of_tenant: Vec<u32>,
+    backlogged: (f64, f64),
 }
+
+/// Tenants past this many are not checked for being backlogged each round (a trace with a
+/// tenant per job is never all backlogged, and the check would cost a pass over them a round).
+pub const BACKLOG_TENANTS: usize = 64;
 
 impl Recorder {
     pub(crate) fn new(cluster: &Cluster, jobs: &[Job], gantt_max_jobs: usize) -> Recorder {
@@ -172,6 +206,30 @@ impl Recorder {
             cpu_mem_total: (0.0, 0.0),
             cpu_mem_round: (0.0, 0.0),
             cpu_mem_series: Vec::new(),
+            work_per_step: jobs
+                .iter()
+                .map(|j| {
+                    let reference = (0..cluster.types.len())
+                        .filter(|&t| cluster.gpus_of_type(t) >= j.scale_factor && j.rate[t] > 0.0)
+                        .map(|t| j.rate[t])
+                        .fold(f64::INFINITY, f64::min);
+                    if reference.is_finite() {
+                        f64::from(j.scale_factor) / reference
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
+            work_total: 0.0,
+            work_round: 0.0,
+            active_of_tenant: if tenant_index.len() <= BACKLOG_TENANTS {
+                vec![0; tenant_index.len()]
+            } else {
+                Vec::new()
+            },
+            round_active: Vec::new(),
+            placed_of_tenant: Vec::new(),
+            backlogged: (0.0, 0.0),
         }
     }
 
@@ -179,12 +237,27 @@ impl Recorder {
     /// `job` joins the active jobs.
     pub(crate) fn admit(&mut self, job: usize) {
         self.contention[job] = self.active_integral;
+        if let Some(n) = self.active_of_tenant.get_mut(self.tenant_of[job]) {
+            *n += 1;
+        }
+    }
+
+    /// `job` did `steps` steps (its normalised work counts toward the figures).
+    pub(crate) fn worked(&mut self, job: usize, steps: f64) {
+        let work = steps * self.work_per_step[job];
+        self.work_total += work;
+        self.work_round += work;
     }
 
     /// `active` jobs were in the system over [t0, t1].
     pub(crate) fn contention(&mut self, t0: f64, t1: f64, active: usize) {
         self.close_round();
         self.active_integral += active as f64 * (t1 - t0);
+        if !self.active_of_tenant.is_empty() {
+            self.round_active.clone_from(&self.active_of_tenant);
+            self.placed_of_tenant.clear();
+            self.placed_of_tenant.resize(self.active_of_tenant.len(), 0);
+        }
         self.round = Some((
             t0,
             t1,
@@ -209,6 +282,9 @@ impl Recorder {
         t1: f64,
     ) {
         let gpus: usize = p.pieces.iter().map(|x| x.gpus.len()).sum();
+        if let Some(n) = self.placed_of_tenant.get_mut(tenant) {
+            *n += 1;
+        }
         let (cpu_s, mem_s) = (
             p.cpus_per_gpu * gpus as f64 * (t1 - t0),
             p.mem_gb_per_gpu * gpus as f64 * (t1 - t0),
@@ -251,6 +327,9 @@ impl Recorder {
     }
 
     pub(crate) fn finish(&mut self, job: usize, t: f64) {
+        if let Some(n) = self.active_of_tenant.get_mut(self.tenant_of[job]) {
+            *n -= 1;
+        }
         self.finish[job] = Some(t);
         self.contention[job] = self.active_integral - self.contention[job];
     }
@@ -258,6 +337,17 @@ impl Recorder {
     fn close_round(&mut self) {
         if let Some((t0, t1, busy, share)) = self.round.take() {
             let span = (t1 - t0).max(f64::MIN_POSITIVE);
+            let work = std::mem::take(&mut self.work_round);
+            let all_waiting = !self.round_active.is_empty()
+                && self
+                    .round_active
+                    .iter()
+                    .zip(&self.placed_of_tenant)
+                    .all(|(active, placed)| active > placed);
+            if all_waiting {
+                self.backlogged.0 += work;
+                self.backlogged.1 += t1 - t0;
+            }
             let busy = busy
                 .iter()
                 .zip(&self.gpus_per_type)
@@ -374,7 +464,17 @@ impl Recorder {
             cpu_mem_over_time: self.cpu_mem_series,
             measured,
             jobs_unfinished,
+            normalised_work_per_hour: if makespan > 0.0 {
+                self.work_total / makespan
+            } else {
+                0.0
+            },
+            backlogged_work_per_hour: (self.backlogged.1 > 0.0)
+                .then(|| self.backlogged.0 / self.backlogged.1),
+            backlogged_s: self.backlogged.1,
             notes: Vec::new(),
+            parties: String::new(),
+            tenant_fairness: None,
         }
     }
 }

@@ -7,6 +7,7 @@ use crate::throughputs::ThroughputTable;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Uniform};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 fn check_arrival_rate(jobs_per_hour: f64) -> Result<(), SimError> {
     if jobs_per_hour.is_finite() && jobs_per_hour > 0.0 {
@@ -27,6 +28,89 @@ pub struct SyntheticConfig {
     pub seed: u64,
     /// Jobs are spread uniformly over this many tenants (`tenant0`, `tenant1`, ...).
     pub tenants: usize,
+    /// Which models each tenant runs ([`TenantMix`]).
+    #[serde(default)]
+    pub tenant_mix: TenantMix,
+}
+
+/// Which models a tenant's jobs run (`--tenant-mix`).
+///
+/// - `uniform`: every job's model is drawn from all models, whatever its tenant, so every
+///   tenant runs the same random mix.
+/// - `skewed`: tenant k has its own model family, the k-th of the table's families in name
+///   order (round robin past the last; a family is a model's name without its batch size, e.g.
+///   `ResNet-50`, `Recommendation`, `LM`), and draws [`OWN_FAMILY`] (80%) of its jobs' models
+///   from it, the rest from all models, uniformly within each. A job whose GPU count no model of
+///   the family was measured on draws from all models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TenantMix {
+    #[default]
+    Uniform,
+    Skewed,
+}
+
+/// The share of a skewed tenant's jobs drawn from its own model family.
+pub const OWN_FAMILY: f64 = 0.8;
+
+impl TenantMix {
+    pub fn parse(text: &str) -> Result<TenantMix, SimError> {
+        match text {
+            "uniform" => Ok(TenantMix::Uniform),
+            "skewed" => Ok(TenantMix::Skewed),
+            other => Err(SimError::Input(format!(
+                "--tenant-mix '{other}': give uniform (every tenant the same random mix of models) \
+                 or skewed (each tenant 80% from its own model family)"
+            ))),
+        }
+    }
+}
+
+/// A model's family: its name without the batch size (`ResNet-50 (batch size 64)` ->
+/// `ResNet-50`).
+pub fn model_family(model: &str) -> &str {
+    model.split(" (").next().unwrap_or(model).trim()
+}
+
+/// The table's model families (of its single-GPU models), in name order: tenant k's family
+/// under a skewed mix is the (k mod F)-th.
+pub fn families(table: &ThroughputTable) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for model in table.models_with(1) {
+        let family = model_family(model);
+        if !out.iter().any(|f| f == family) {
+            out.push(family.to_string());
+        }
+    }
+    // models_with lists models in name order, so families come in order too, but a family
+    // name that is a prefix of another's model can interleave: sort to be sure.
+    out.sort();
+    out
+}
+
+/// Under a skewed mix, the model for a job of tenant rank `tenant`: from `models` (the table's
+/// models at the job's GPU count, in name order), its family's when `own` and the family has
+/// one there; `pick` in [0, 1) chooses within the list.
+pub fn skewed_model<'a>(
+    models: &[&'a str],
+    families: &[String],
+    tenant: usize,
+    own: bool,
+    pick: f64,
+) -> &'a str {
+    let choose = |list: &[&'a str]| list[((pick * list.len() as f64) as usize).min(list.len() - 1)];
+    if own && !families.is_empty() {
+        let family = &families[tenant % families.len()];
+        let members: Vec<&str> = models
+            .iter()
+            .copied()
+            .filter(|m| model_family(m) == family)
+            .collect();
+        if !members.is_empty() {
+            return choose(&members);
+        }
+    }
+    choose(models)
 }
 
 /// Generates the workload: scale factor 1/2/4/8 w.p. 0.70/0.10/0.15/0.05; the model uniform
@@ -43,6 +127,10 @@ pub fn synthetic(
     let mut rng = rand::rngs::StdRng::seed_from_u64(cfg.seed);
     let unit = Uniform::new(0.0f64, 1.0).map_err(|e| SimError::Input(e.to_string()))?;
     let tenants = cfg.tenants.max(1);
+    // A skewed mix draws from its own generator, so the main one's draws (and with them each
+    // job's tenant, GPU count, minutes and arrival) are those of the uniform mix's workload.
+    let mut skew = rand::rngs::StdRng::seed_from_u64(cfg.seed ^ 0x5ce7_ed00_7e4a_4701);
+    let families = families(table);
     let mut t = 0.0;
     let mut jobs = Vec::with_capacity(cfg.jobs);
     for id in 0..cfg.jobs {
@@ -65,18 +153,27 @@ pub fn synthetic(
                 "the throughput table has no single-GPU models".into(),
             ));
         }
-        let model = models[rng.random_range(0..models.len())].to_string();
+        let drawn = models[rng.random_range(0..models.len())];
         let (lo, hi) = if unit.sample(&mut rng) < 0.8 {
             (1.5, 3.0)
         } else {
             (3.0, 4.0)
         };
         let minutes = libm::pow(10.0, lo + (hi - lo) * unit.sample(&mut rng));
+        let tenant_rank = rng.random_range(0..tenants);
+        let model = match cfg.tenant_mix {
+            TenantMix::Uniform => drawn,
+            TenantMix::Skewed => {
+                let own = unit.sample(&mut skew) < OWN_FAMILY;
+                skewed_model(&models, &families, tenant_rank, own, unit.sample(&mut skew))
+            }
+        }
+        .to_string();
         let rate = table.rates(&model, scale_factor, types)?;
         let reference = table
             .rate_on(&model, scale_factor, "v100")
             .unwrap_or_else(|| rate.iter().copied().fold(0.0, f64::max));
-        let tenant = format!("tenant{}", rng.random_range(0..tenants));
+        let tenant = format!("tenant{tenant_rank}");
         jobs.push(Job {
             id,
             tenant,
@@ -309,6 +406,54 @@ pub fn write_gavel_trace(jobs: &[Job]) -> String {
     out
 }
 
+/// The tenants' weights an optional `weight` column of Fairground's CSV trace gives (empty
+/// without one; a row with the cell empty says nothing). Each weight is a number > 0, the same
+/// on every row of its tenant; errors name the line.
+pub fn csv_tenant_weights(text: &str) -> Result<BTreeMap<String, f64>, SimError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| SimError::Input(format!("CSV header: {e}")))?
+        .clone();
+    let mut weights = BTreeMap::new();
+    let (Some(tenant_col), Some(weight_col)) = (
+        headers.iter().position(|h| h == "tenant"),
+        headers.iter().position(|h| h == "weight"),
+    ) else {
+        return Ok(weights);
+    };
+    for (n, record) in reader.records().enumerate() {
+        let at = format!("CSV line {}", n + 2);
+        let record = record.map_err(|e| SimError::Input(format!("{at}: {e}")))?;
+        let cell = record.get(weight_col).unwrap_or("");
+        if cell.is_empty() {
+            continue;
+        }
+        let w: f64 = cell
+            .parse()
+            .ok()
+            .filter(|w: &f64| w.is_finite() && *w > 0.0)
+            .ok_or_else(|| {
+                SimError::Input(format!(
+                    "{at}: weight '{cell}' must be a number > 0 (the tenant's weight)"
+                ))
+            })?;
+        let tenant = record.get(tenant_col).unwrap_or("").to_string();
+        if let Some(&before) = weights.get(&tenant) {
+            if before != w {
+                return Err(SimError::Input(format!(
+                    "{at}: tenant '{tenant}' has weight {w} here and {before} on an earlier line \
+                     (a tenant has one weight)"
+                )));
+            }
+        }
+        weights.insert(tenant, w);
+    }
+    Ok(weights)
+}
+
 /// Reads Fairground's CSV trace. Header names the columns; required: `tenant`, `job_type`,
 /// `arrival_s`, `total_steps`, `scale_factor`. Optional: `id`, and `throughput.<gpu type>`
 /// columns giving the job's steps/s on that type (used instead of the table, so a trace can
@@ -476,6 +621,7 @@ mod tests {
             jobs_per_hour: 3.0,
             seed: 5,
             tenants: 2,
+            tenant_mix: Default::default(),
         };
         let jobs = synthetic(&cfg, &table, &types()).unwrap();
         let text = write_gavel_trace(&jobs);
@@ -496,6 +642,7 @@ mod tests {
             jobs_per_hour: 6.0,
             seed: 3,
             tenants: 4,
+            tenant_mix: Default::default(),
         };
         let table = ThroughputTable::builtin();
         let a = synthetic(&cfg, &table, &types()).unwrap();

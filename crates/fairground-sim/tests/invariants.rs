@@ -92,7 +92,7 @@ proptest! {
     fn random_workloads_keep_every_invariant(seed in 0u64..1000, rate in 1.0f64..20.0, tenants in 1usize..5) {
         let cluster = Cluster::parse("v100=2,p100=3,k80=4").unwrap();
         let table = ThroughputTable::builtin();
-        let jobs = synthetic(&SyntheticConfig { jobs: 25, jobs_per_hour: rate, seed, tenants }, &table, &cluster.types).unwrap();
+        let jobs = synthetic(&SyntheticConfig { jobs: 25, jobs_per_hour: rate, seed, tenants, tenant_mix: Default::default() }, &table, &cluster.types).unwrap();
         let config = SimConfig { gantt_max_jobs: 100, ..SimConfig::default() };
         for policy in POLICIES {
             let mut scheduler = schedulers::by_name(policy, &config).unwrap();
@@ -150,6 +150,7 @@ fn reference_workload() -> Vec<Job> {
             jobs_per_hour: 3.0,
             seed: 42,
             tenants: 3,
+            tenant_mix: Default::default(),
         },
         &ThroughputTable::builtin(),
         &cluster.types,

@@ -82,6 +82,7 @@ impl Workload {
             jobs_per_hour,
             seed,
             tenants,
+            tenant_mix: Default::default(),
         };
         let table = fairground_sim::ThroughputTable::builtin();
         let jobs = synthetic(&config, &table, &cluster.types).unwrap();
@@ -162,7 +163,13 @@ fn warm_las_runs_like_fresh_las() {
 fn oef_coop_from_remembered_rows_runs_like_fresh_oef_coop() {
     let workload = Workload::synthetic(150, 6.0, 3, 20);
     let run = |remember: bool| {
-        workload.run(&mut workload.checked("oef-coop").with_remembered_rows(remember))
+        let tenants = fairground_sim::tenants::ShareAmong::Tenants;
+        workload.run(
+            &mut workload
+                .checked("oef-coop")
+                .sharing_among(tenants, Default::default())
+                .with_remembered_rows(remember),
+        )
     };
     let (fresh, remembered) = (run(false), run(true));
     runs_alike(

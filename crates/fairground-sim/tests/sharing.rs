@@ -271,7 +271,7 @@ proptest! {
         let mut cluster = Cluster::parse("v100=4,k80=4").unwrap();
         cluster.gpu_memory_gb = vec![gb, gb * 0.75];
         let table = ThroughputTable::builtin();
-        let cfg = SyntheticConfig { jobs: 25, jobs_per_hour: 6.0, seed, tenants: 3 };
+        let cfg = SyntheticConfig { jobs: 25, jobs_per_hour: 6.0, seed, tenants: 3, tenant_mix: Default::default() };
         let jobs = synthetic(&cfg, &table, &cluster.types).unwrap();
         let config = SimConfig { round_s: 360.0, gantt_max_jobs: 100, ..SimConfig::default() };
         for name in ["sjf-bsbf", "sjf-ffs", "tiresias", "tiresias-2q"] {

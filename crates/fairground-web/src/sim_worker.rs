@@ -359,6 +359,7 @@ mod tests {
                 jobs_per_hour: 4.0,
                 seed: 1,
                 tenants: 2,
+                tenant_mix: Default::default(),
             }),
             "fifo",
         );
@@ -491,6 +492,7 @@ mod tests {
                 jobs_per_hour: 60.0,
                 seed: 3,
                 tenants: 2,
+                tenant_mix: Default::default(),
             }),
             ..req.clone()
         };

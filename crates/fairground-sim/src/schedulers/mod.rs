@@ -131,6 +131,23 @@ pub trait Scheduler {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// Who this scheduler shares the cluster among, given what the run asked for
+    /// ([`crate::engine::SimConfig::share_among`]). By default a scheduler orders or places
+    /// jobs, with no notion of parties, and says so when tenants were asked for.
+    fn parties(&self, asked: crate::tenants::ShareAmong) -> String {
+        match asked {
+            crate::tenants::ShareAmong::Jobs => "jobs".into(),
+            crate::tenants::ShareAmong::Tenants => format!(
+                "jobs: {} orders and places jobs and has no parties' shares, so --share-among \
+                 tenants does not apply",
+                self.name()
+            ),
+        }
+    }
+    /// With tenants as parties, what they actually received (see [`crate::tenants`]).
+    fn tenant_fairness(&self) -> Option<crate::tenants::TenantFairness> {
+        None
+    }
     /// Whether `job` can ever run on `cluster` under this scheduler (a job that cannot is
     /// reported unschedulable, not waited for). By default: on one GPU type with enough GPUs.
     fn can_run(&self, job: &Job, cluster: &Cluster, _rule: crate::mixed::MixedRate) -> bool {
@@ -228,7 +245,10 @@ pub fn by_name(
         ) {
             (Some(synergy), _) => Box::new(synergy?),
             (None, Some(hadar)) => Box::new(hadar),
-            (None, None) => Box::new(GavelRounds::new(other, config.reallocation_interval_s)?),
+            (None, None) => Box::new(
+                GavelRounds::new(other, config.reallocation_interval_s)?
+                    .sharing_among(config.share_among, config.tenant_weights.clone()),
+            ),
         },
     })
 }

@@ -140,6 +140,8 @@ pub struct TraceOptions {
     pub tenant: TenantField,
     /// The GPU type the trace's durations were measured on.
     pub gpu_type: String,
+    /// Which models each tenant's jobs are given ([`crate::workload::TenantMix`]).
+    pub tenant_mix: crate::workload::TenantMix,
     /// Keep only jobs submitted at or after this time (seconds, as [`seconds_of`] gives).
     pub from: Option<f64>,
     /// Keep only jobs submitted before this time.
@@ -154,6 +156,7 @@ impl Default for TraceOptions {
             seed: 0,
             tenant: TenantField::User,
             gpu_type: "v100".into(),
+            tenant_mix: crate::workload::TenantMix::Uniform,
             from: None,
             until: None,
             sample: None,
@@ -278,6 +281,21 @@ fn into_jobs(
     read: &mut TraceRead,
 ) -> Result<(), SimError> {
     let mut kept = Vec::new();
+    // Under a skewed mix, tenant k in name order has the k-th model family (round robin).
+    let mut tenant_rank: BTreeMap<&str, usize> = BTreeMap::new();
+    if opts.tenant_mix == crate::workload::TenantMix::Skewed {
+        for job in &parsed {
+            tenant_rank.insert(job.tenant.as_str(), 0);
+        }
+        for (rank, value) in tenant_rank.values_mut().enumerate() {
+            *value = rank;
+        }
+    }
+    let families = crate::workload::families(table);
+    let tenant_rank: BTreeMap<String, usize> = tenant_rank
+        .into_iter()
+        .map(|(name, rank)| (name.to_string(), rank))
+        .collect();
     for job in parsed {
         if opts.from.is_some_and(|t| job.submit_s < t)
             || opts.until.is_some_and(|t| job.submit_s >= t)
@@ -293,7 +311,11 @@ fn into_jobs(
             read.skip("no recorded duration");
             continue;
         }
-        let Some(model) = model_for(table, job.gpus, job.id, opts.seed) else {
+        let model = match tenant_rank.get(&job.tenant) {
+            Some(&rank) => skewed_model_for(table, &families, rank, job.gpus, job.id, opts.seed),
+            None => model_for(table, job.gpus, job.id, opts.seed),
+        };
+        let Some(model) = model else {
             read.skip("no model in the throughput table was measured on this many GPUs");
             continue;
         };
@@ -376,6 +398,34 @@ pub fn model_for(table: &ThroughputTable, gpus: u32, job_id: u64, seed: u64) -> 
     }
     let pick = splitmix64(seed ^ splitmix64(job_id)) % models.len() as u64;
     Some(models[pick as usize])
+}
+
+/// The model a job of tenant rank `rank` is given under a skewed mix: by seeded hashes of the
+/// job's id, its family's ([`crate::workload::OWN_FAMILY`] of the time) or any model measured on
+/// `gpus` GPUs. `None` when there is none.
+fn skewed_model_for<'a>(
+    table: &'a ThroughputTable,
+    families: &[String],
+    rank: usize,
+    gpus: u32,
+    job_id: u64,
+    seed: u64,
+) -> Option<&'a str> {
+    let models = table.models_with(gpus);
+    if models.is_empty() {
+        return None;
+    }
+    let unit = |salt: u64| {
+        (splitmix64(seed ^ splitmix64(job_id ^ salt)) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let own = unit(0x0f_a1_11_e5) < crate::workload::OWN_FAMILY;
+    Some(crate::workload::skewed_model(
+        &models,
+        families,
+        rank,
+        own,
+        unit(0x91_c4),
+    ))
 }
 
 /// SplitMix64's output function: a well-mixed 64-bit hash of one number.

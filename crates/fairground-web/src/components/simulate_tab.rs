@@ -289,6 +289,7 @@ pub fn SimulateTab() -> Html {
                                 jobs_per_hour,
                                 seed,
                                 tenants: parse(&tenants, "tenants")? as usize,
+                                tenant_mix: Default::default(),
                             }),
                             Generator::Synergy => Workload::Synergy(SynergyConfig {
                                 jobs: n as usize,

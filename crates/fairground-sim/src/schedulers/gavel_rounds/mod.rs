@@ -9,6 +9,7 @@ use super::{Placement, RoundView, Scheduler};
 use crate::model::SimError;
 use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
+use crate::tenants::{speedups, ShareAmong, TenantFairness, TenantJobs};
 use fairground_core::order::sort_indices_by;
 use fairground_core::policies::IncrementalLas;
 use fairground_core::{policies, Entity, GpuType, Normalization, Policy, Scenario, Tenant, Within};
@@ -101,6 +102,16 @@ pub struct GavelRounds {
     /// same optimum, 3x faster over 60 tenants, BENCHMARKS.md). None: every round afresh, and
     /// for every other policy.
     ef_rows: Option<policies::RowMemory>,
+    /// Who the policy shares among, as asked (`--share-among`); `parties` is what it honours.
+    share_among: ShareAmong,
+    /// Tenants' weights by name (1 for a tenant not named).
+    tenant_weights: BTreeMap<String, f64>,
+    /// With tenants as parties: what they actually received, judged at every recomputation.
+    tenant_fairness: Option<TenantFairness>,
+    /// Recomputations with tenants as parties so far.
+    recomputations: usize,
+    /// Each tenant's last split, with the jobs and bundle it was for.
+    last_splits: BTreeMap<String, (TenantJobs, Vec<f64>, crate::tenants::Split)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -222,6 +233,7 @@ fn instance_over(
     cluster: &Cluster,
     tenants: Vec<Tenant>,
     entities: Vec<Entity>,
+    normalization: Normalization,
 ) -> Result<fairground_core::Instance, SimError> {
     let gpu_types: Vec<GpuType> = cluster
         .types
@@ -236,7 +248,7 @@ fn instance_over(
         version: 1,
         gpu_types,
         tenants,
-        normalization: Normalization::Slowest,
+        normalization,
         entities,
         co_located: Vec::new(),
     };
@@ -328,16 +340,7 @@ impl GavelRounds {
                 super::names().join(", ")
             ))
         })?;
-        let parties = match policy.name() {
-            "oef-coop" | "oef-noncoop" => Parties::Tenants,
-            // gavel-max-sum: per job, as Gavel solves it ([`policies::interior_max_sum`]).
-            "gavel-ftf" | "isolated" | "gavel-min-makespan" | "gavel-max-sum" => Parties::Jobs,
-            // gavel-las-agnostic: per job, by an interior point over twins, as for max-sum.
-            "gavel-las-agnostic" => Parties::Jobs,
-            "gavel-fifo" => Parties::Queue,
-            "gavel-hierarchical" => Parties::TenantClasses,
-            _ => Parties::JobClasses,
-        };
+        let parties = parties_for(policy.name(), ShareAmong::Jobs);
         Ok(GavelRounds {
             parties,
             policy,
@@ -359,7 +362,27 @@ impl GavelRounds {
             ftf: Vec::new(),
             shuffler: agnostic_walk(policy.name())
                 .then(|| crate::python_random::PythonRandom::new(WALK_SEED)),
+            share_among: ShareAmong::Jobs,
+            tenant_weights: BTreeMap::new(),
+            tenant_fairness: None,
+            last_splits: BTreeMap::new(),
+            recomputations: 0,
         })
+    }
+
+    /// Shares among jobs or tenants (`--share-among`), tenants weighted by `weights` (by name,
+    /// 1 for a tenant not named). Policies whose targets are per job (gavel-ftf, isolated,
+    /// gavel-min-makespan, gavel-fifo) stay per job, and gavel-hierarchical is always tenants
+    /// then jobs; [`Scheduler::parties`] says which.
+    pub fn sharing_among(mut self, share: ShareAmong, weights: BTreeMap<String, f64>) -> Self {
+        self.share_among = share;
+        self.tenant_weights = weights;
+        self.parties = parties_for(self.policy.name(), share);
+        self
+    }
+
+    fn tenant_weight(&self, name: &str) -> f64 {
+        self.tenant_weights.get(name).copied().unwrap_or(1.0)
     }
 
     /// Turns the warm LAS path off (`false`) or back on: for comparing the two, as the tests do.
@@ -474,9 +497,45 @@ impl GavelRounds {
                 left.insert(s.job, s.remaining_steps);
             }
         }
+        // With tenants as parties: each tenant's jobs as classes, and each member's class.
+        let by_tenant = self.parties == Parties::Tenants;
+        let tenant_jobs: Vec<(TenantJobs, Vec<usize>)> = if by_tenant {
+            parties
+                .values()
+                .map(|members| {
+                    let mut jobs = TenantJobs::default();
+                    let class = members
+                        .iter()
+                        .map(|&i| {
+                            let job = &view.jobs[i];
+                            jobs.add(
+                                speedups(&per_gpu_rates(cluster, job)),
+                                f64::from(job.scale_factor),
+                            )
+                        })
+                        .collect();
+                    (jobs, class)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let types = cluster.types.len();
         let tenants: Vec<Tenant> = parties
             .iter()
-            .map(|(name, members)| {
+            .enumerate()
+            .map(|(p, (name, members))| {
+                if by_tenant {
+                    let jobs = &tenant_jobs[p].0;
+                    return Tenant {
+                        name: name.clone(),
+                        throughput: jobs.utility(types),
+                        weight: self.tenant_weight(name),
+                        max_gpus: Some(jobs.gpus()),
+                        work: None,
+                        entity: None,
+                    };
+                }
                 let rates: Vec<Vec<f64>> = members
                     .iter()
                     .map(|&i| per_gpu_rates(cluster, &view.jobs[i]))
@@ -515,13 +574,19 @@ impl GavelRounds {
                 .into_iter()
                 .map(|name| Entity {
                     name: name.to_string(),
-                    weight: 1.0,
+                    weight: self.tenant_weight(name),
                     within: Within::Fairness,
                     parent: None,
                 })
                 .collect();
         }
-        let inst = instance_over(cluster, tenants, entities)?;
+        // A tenant's vector is already in its jobs' reference-GPU units (see `tenants`).
+        let normalization = if by_tenant {
+            Normalization::Raw
+        } else {
+            Normalization::Slowest
+        };
+        let inst = instance_over(cluster, tenants, entities, normalization)?;
         let solution = if self.policy.name() == "gavel-ftf" {
             self.finish_time_fair(view, &inst, &parties)?
         } else if self.policy.name() == "gavel-min-makespan" {
@@ -529,7 +594,8 @@ impl GavelRounds {
             // points; `solve` takes the simplex path to the same canonical allocation).
             policies::min_makespan_interior(&inst)
                 .map_err(|e| SimError::Policy(format!("gavel-min-makespan: {e}")))?
-        } else if matches!(self.policy.name(), "gavel-max-sum" | "gavel-las-agnostic") {
+        } else if !by_tenant && matches!(self.policy.name(), "gavel-max-sum" | "gavel-las-agnostic")
+        {
             // As Gavel's simulator runs them: an interior point's answer, crumbs and all.
             let allocation = if self.policy.name() == "gavel-max-sum" {
                 policies::interior_max_sum(&inst)
@@ -564,6 +630,10 @@ impl GavelRounds {
             }
             solution
         };
+        if by_tenant {
+            self.split_among_jobs(view, &parties, &inst, &tenant_jobs, &solution.allocation);
+            return Ok(());
+        }
         for (t, members) in parties.values().enumerate() {
             // x depends on the party and the job's scale factor: one row per pair.
             let mut rows: Vec<(u32, usize)> = Vec::new();
@@ -594,6 +664,70 @@ impl GavelRounds {
 }
 
 impl GavelRounds {
+    /// Each tenant's bundle reaches its jobs by [`TenantJobs::split`] (comparative advantage,
+    /// no job below its equal-time split); what tenants received is judged and recorded.
+    fn split_among_jobs(
+        &mut self,
+        view: &RoundView,
+        parties: &BTreeMap<String, Vec<usize>>,
+        inst: &fairground_core::Instance,
+        tenant_jobs: &[(TenantJobs, Vec<usize>)],
+        alloc: &fairground_core::Allocation,
+    ) {
+        if self.tenant_fairness.is_none() {
+            let mut names = std::collections::BTreeSet::new();
+            for job in view.jobs {
+                names.insert(job.tenant.as_str());
+            }
+            let weights = names.iter().map(|n| self.tenant_weight(n)).collect();
+            let names = names.into_iter().map(str::to_string).collect();
+            self.tenant_fairness = Some(TenantFairness::new(names, weights));
+        }
+        let record = self.tenant_fairness.as_mut().expect("made above");
+        let mut realised = Vec::with_capacity(parties.len());
+        let mut index = Vec::with_capacity(parties.len());
+        for (p, (name, members)) in parties.iter().enumerate() {
+            let (jobs, class) = &tenant_jobs[p];
+            let bundle = &alloc.gpus[p];
+            // The same jobs and bundle as at the last recomputation: the same split.
+            let kept = self
+                .last_splits
+                .get(name)
+                .filter(|(j, b, _)| j == jobs && b == bundle);
+            let split = match kept {
+                Some((_, _, split)) => split.clone(),
+                None => {
+                    let split = jobs.split(bundle).unwrap_or_else(|_| {
+                        record.equal_time_fallbacks += 1;
+                        jobs.equal_time(bundle)
+                    });
+                    self.last_splits
+                        .insert(name.clone(), (jobs.clone(), bundle.clone(), split.clone()));
+                    split
+                }
+            };
+            let rows: Vec<usize> = split
+                .time_share
+                .iter()
+                .map(|x| self.shares.push_row(x.clone()))
+                .collect();
+            for (&i, &c) in members.iter().zip(class) {
+                self.shares.set(i, rows[c]);
+            }
+            realised.push(split.utility);
+            index.push(
+                record
+                    .tenants
+                    .binary_search(name)
+                    .expect("every tenant of the workload is in the record"),
+            );
+        }
+        let jobs: Vec<TenantJobs> = tenant_jobs.iter().map(|(j, _)| j.clone()).collect();
+        self.recomputations += 1;
+        let judge = crate::tenants::judged_at(self.recomputations);
+        record.record(view.now, inst, &index, &jobs, alloc, &realised, judge);
+    }
+
     /// gavel-ftf in the simulator: Gavel's finish-time fairness with each job's history, solved
     /// by an interior point as Gavel's is ([`policies::finish_time_fairness_interior`]: one
     /// convex solve; the Dinkelbach LPs and the canonical optimum took 50x longer and were
@@ -644,6 +778,30 @@ impl GavelRounds {
 impl Scheduler for GavelRounds {
     fn name(&self) -> String {
         self.policy.name().to_string()
+    }
+
+    fn parties(&self, asked: ShareAmong) -> String {
+        let name = self.policy.name();
+        match (self.parties, asked) {
+            (Parties::Tenants, _) => "tenants (each tenant's GPUs split among its jobs by what \
+                                      each does best)"
+                .into(),
+            (Parties::TenantClasses, _) => {
+                "tenants, then jobs within each tenant (gavel-hierarchical always shares so)".into()
+            }
+            (_, ShareAmong::Jobs) => "jobs".into(),
+            (Parties::Queue, ShareAmong::Tenants) => {
+                format!("jobs: {name} serves jobs in arrival order, so --share-among tenants does not apply")
+            }
+            (_, ShareAmong::Tenants) => format!(
+                "jobs: {name}'s targets are per job (each job's own steps and times), so \
+                 --share-among tenants does not apply"
+            ),
+        }
+    }
+
+    fn tenant_fairness(&self) -> Option<TenantFairness> {
+        self.tenant_fairness.clone()
     }
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
@@ -868,10 +1026,26 @@ impl PartialEq for ListEntry {
 
 impl Eq for ListEntry {}
 
+/// Who `policy` shares among when `share` is asked for: see [`GavelRounds::sharing_among`].
+/// With jobs as parties, policies symmetric in identical jobs solve one party per class (same
+/// optimum, fewer rows); FTF, the isolated share and min-makespan depend on each job's count
+/// and steps, and max-sum and the agnostic max-min take Gavel's interior-point answer per job.
+fn parties_for(policy: &str, share: ShareAmong) -> Parties {
+    match (policy, share) {
+        ("gavel-ftf" | "isolated" | "gavel-min-makespan", _) => Parties::Jobs,
+        ("gavel-fifo", _) => Parties::Queue,
+        ("gavel-hierarchical", _) => Parties::TenantClasses,
+        (_, ShareAmong::Tenants) => Parties::Tenants,
+        ("gavel-max-sum" | "gavel-las-agnostic", ShareAmong::Jobs) => Parties::Jobs,
+        (_, ShareAmong::Jobs) => Parties::JobClasses,
+    }
+}
+
 /// Who the allocation policy sees as its tenants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Parties {
-    /// The jobs' tenants (OEF is about tenants).
+    /// The jobs' tenants (`--share-among tenants`): each tenant one linear utility, its bundle
+    /// split among its jobs by [`TenantJobs::split`].
     Tenants,
     /// Each job (policies whose per-job shares depend on how many jobs there are).
     Jobs,

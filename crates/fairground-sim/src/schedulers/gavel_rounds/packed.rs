@@ -259,7 +259,12 @@ impl GavelPacked {
                 }
             })
             .collect();
-        let inst = instance_over(cluster, tenants, Vec::new())?;
+        let inst = instance_over(
+            cluster,
+            tenants,
+            Vec::new(),
+            fairground_core::Normalization::Slowest,
+        )?;
         let pair_units: Vec<Unit> = self
             .units
             .keys()
