@@ -339,13 +339,21 @@ impl TenantFairness {
         realised: &[f64],
         judge: bool,
     ) {
-        use fairground_core::fairness::{self, envy_relative_to_larger, TOLERANCE};
+        use fairground_core::fairness::{self, TOLERANCE};
         let n = self.tenants.len();
         let parties = index.len();
         let mut sample = TenantSample {
             t: now,
             realised: vec![0.0; n],
             linear: vec![0.0; n],
+        };
+        // The verdicts on V, one party per core (each an LP per tenant and required pair).
+        let on_v: Vec<Option<OnV>> = if judge {
+            fairground_core::parallel::map_indices(parties, |p| {
+                Some(judge_on_v(inst, p, &jobs[p], alloc, realised[p]))
+            })
+        } else {
+            vec![None; parties]
         };
         for p in 0..parties {
             let t = index[p];
@@ -360,35 +368,16 @@ impl TenantFairness {
             if fairness::meets_share(inst, alloc, p) {
                 self.linear_si_held[t] += 1;
             }
-            self.judged[t] += usize::from(judge);
-            // Sharing incentive on V. Its bound settles some cases without an LP: the tenant
-            // already has at least what e_t could give it at best.
-            if judge {
-                let equal = inst.equal_split(p);
-                let held = own >= jobs[p].value_bound(&equal) * (1.0 - TOLERANCE) || {
-                    let target = jobs[p].value(&equal);
-                    if target > 0.0 {
-                        self.worst_si_ratio[t] = self.worst_si_ratio[t].min(own / target);
-                    }
-                    own >= target * (1.0 - TOLERANCE)
-                };
-                self.si_held[t] += usize::from(held);
+            if let Some(v) = &on_v[p] {
+                self.judged[t] += 1;
+                self.si_held[t] += usize::from(v.si_held);
+                self.worst_si_ratio[t] = self.worst_si_ratio[t].min(v.si_ratio);
+                self.ef_held[t] += usize::from(v.envy_free);
+                self.worst_envy[t] = self.worst_envy[t].max(v.worst_envy);
             }
-            // Envy-freeness over the pairs the engine requires.
-            let (mut envy_free, mut linear_envy_free) = (true, true);
+            // Envy-freeness on u over the pairs the engine requires, and its tight rows.
+            let mut linear_envy_free = true;
             for k in (0..parties).filter(|&k| fairness::must_not_envy(inst, p, k)) {
-                let scaled: Vec<f64> = alloc.gpus[k]
-                    .iter()
-                    .map(|g| g * inst.weight[p] / inst.weight[k])
-                    .collect();
-                // As for SI: the bound settles some pairs without an LP.
-                if judge && own < jobs[p].value_bound(&scaled) * (1.0 - TOLERANCE) {
-                    let envy = envy_relative_to_larger(own, jobs[p].value(&scaled));
-                    self.worst_envy[t] = self.worst_envy[t].max(envy);
-                    if envy > TOLERANCE {
-                        envy_free = false;
-                    }
-                }
                 let relative = fairness::relative_envy(inst, alloc, p, k);
                 if relative > TOLERANCE {
                     linear_envy_free = false;
@@ -399,7 +388,6 @@ impl TenantFairness {
                     self.tight_envy[t][index[k]] += 1;
                 }
             }
-            self.ef_held[t] += usize::from(judge && envy_free);
             self.linear_ef_held[t] += usize::from(linear_envy_free);
         }
         self.over_time.push(sample);
@@ -411,6 +399,59 @@ impl TenantFairness {
                 .collect();
             self.over_time = kept;
         }
+    }
+}
+
+/// One party's verdicts on V at one recomputation.
+#[derive(Debug, Clone, Copy)]
+struct OnV {
+    si_held: bool,
+    /// V_p(g_p) / V_p(e_p), at most 1.
+    si_ratio: f64,
+    envy_free: bool,
+    /// The largest relative envy of a required pair, at least 0.
+    worst_envy: f64,
+}
+
+/// Party p's verdicts on V (`own` = V_p(g_p)): SI against its capped equal split e_p, and envy
+/// of each k it must not envy, V_p((w_p / w_k) g_k). [`TenantJobs::value_bound`] settles some
+/// comparisons without an LP (p already has at least what the other bundle could give it).
+fn judge_on_v(
+    inst: &fairground_core::Instance,
+    p: usize,
+    jobs: &TenantJobs,
+    alloc: &fairground_core::Allocation,
+    own: f64,
+) -> OnV {
+    use fairground_core::fairness::{self, envy_relative_to_larger, TOLERANCE};
+    let settled = |bundle: &[f64]| own >= jobs.value_bound(bundle) * (1.0 - TOLERANCE);
+    let equal = inst.equal_split(p);
+    let (si_held, si_ratio) = if settled(&equal) {
+        (true, 1.0)
+    } else {
+        let target = jobs.value(&equal);
+        let ratio = if target > 0.0 {
+            (own / target).min(1.0)
+        } else {
+            1.0
+        };
+        (own >= target * (1.0 - TOLERANCE), ratio)
+    };
+    let mut worst_envy: f64 = 0.0;
+    for k in (0..inst.tenants()).filter(|&k| fairness::must_not_envy(inst, p, k)) {
+        let scaled: Vec<f64> = alloc.gpus[k]
+            .iter()
+            .map(|g| g * inst.weight[p] / inst.weight[k])
+            .collect();
+        if !settled(&scaled) {
+            worst_envy = worst_envy.max(envy_relative_to_larger(own, jobs.value(&scaled)));
+        }
+    }
+    OnV {
+        si_held,
+        si_ratio,
+        envy_free: worst_envy <= TOLERANCE,
+        worst_envy,
     }
 }
 
