@@ -3,6 +3,7 @@
 
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::{GpuMemory, Interference};
+use fairground_sim::tenants::ShareAmong;
 use fairground_sim::throughputs::read_gavel_file;
 use fairground_sim::traces::{TraceFormat, TraceOptions};
 use fairground_sim::workload::{
@@ -62,6 +63,10 @@ pub struct SimRequest {
     /// GPUs by. None: the built-in table of six models.
     #[serde(default)]
     pub throughputs: Option<NamedText>,
+    /// Who an allocation policy shares among: `jobs` (or empty) or `tenants`
+    /// (`fairground simulate --share-among`).
+    #[serde(default)]
+    pub share_among: String,
 }
 
 /// A file's name and text.
@@ -269,6 +274,10 @@ fn config(req: &SimRequest, interference: Interference) -> Result<SimConfig, Str
             .sync_overhead_s
             .unwrap_or(fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S),
         interference,
+        share_among: match req.share_among.as_str() {
+            "" => ShareAmong::Jobs,
+            text => ShareAmong::parse(text)?,
+        },
         ..SimConfig::default()
     })
 }
@@ -347,6 +356,7 @@ mod tests {
             mixed_rate: String::new(),
             sync_overhead_s: None,
             throughputs: None,
+            share_among: String::new(),
         }
     }
 
@@ -420,6 +430,7 @@ mod tests {
             mixed_rate: "sum".into(),
             sync_overhead_s: Some(5.0),
             throughputs: None,
+            share_among: String::new(),
         };
         let Prepared { cluster, jobs, .. } = prepare(&req).unwrap();
         assert_eq!((cluster.servers.len(), jobs.len()), (2, 50));

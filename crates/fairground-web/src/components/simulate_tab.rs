@@ -3,7 +3,7 @@ use crate::components::line_chart::{cdf, downsample};
 use crate::sim_worker::{NamedText, SimInput, SimOutput, SimRequest, SimulateReactor, Workload};
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::GpuMemory;
-use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig};
+use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig, TenantMix};
 use fairground_sim::{Cluster, ServerShape};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -192,6 +192,8 @@ pub fn SimulateTab() -> Html {
     let rate = use_state(|| "4".to_string());
     let seed = use_state(|| "0".to_string());
     let tenants = use_state(|| "4".to_string());
+    let tenant_mix = use_state(|| TenantMix::Uniform);
+    let share_among = use_state(|| "jobs".to_string());
     let round = use_state(|| "360".to_string());
     let generator = use_state(|| Generator::Gavel);
     let shape = use_state(|| "8,24,500".to_string());
@@ -246,6 +248,7 @@ pub fn SimulateTab() -> Html {
         );
         let (gpu_memory, measured) = (gpu_memory.clone(), measured.clone());
         let (mixed_rate, sync_overhead) = (mixed_rate.clone(), sync_overhead.clone());
+        let (tenant_mix, share_among) = (tenant_mix.clone(), share_among.clone());
         let (generator, shape, split, multi_gpu, measure, order) = (
             generator.clone(),
             shape.clone(),
@@ -289,7 +292,7 @@ pub fn SimulateTab() -> Html {
                                 jobs_per_hour,
                                 seed,
                                 tenants: parse(&tenants, "tenants")? as usize,
-                                tenant_mix: Default::default(),
+                                tenant_mix: *tenant_mix,
                             }),
                             Generator::Synergy => Workload::Synergy(SynergyConfig {
                                 jobs: n as usize,
@@ -324,6 +327,7 @@ pub fn SimulateTab() -> Html {
                     throughputs: (*measured)
                         .clone()
                         .map(|(name, text)| NamedText { name, text }),
+                    share_among: (*share_among).clone(),
                 };
                 Ok((request, parsed))
             })();
@@ -477,6 +481,20 @@ pub fn SimulateTab() -> Html {
             order.set(select.value());
         })
     };
+    let on_tenant_mix = {
+        let tenant_mix = tenant_mix.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            tenant_mix.set(TenantMix::parse(&select.value()).unwrap_or_default());
+        })
+    };
+    let on_share_among = {
+        let share_among = share_among.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            share_among.set(select.value());
+        })
+    };
     let on_mixed_rate = {
         let mixed_rate = mixed_rate.clone();
         Callback::from(move |e: Event| {
@@ -518,6 +536,12 @@ pub fn SimulateTab() -> Html {
                         { number_input("seed", "sim-seed", &seed) }
                         if *generator == Generator::Gavel {
                             { number_input("tenants", "sim-tenants", &tenants) }
+                            <label title="uniform: every tenant the same random mix of models; skewed: each tenant draws 80% of its jobs from its own model family">{ "tenant mix " }
+                                <select onchange={on_tenant_mix} data-testid="sim-tenant-mix" aria-label="tenant mix">
+                                    <option value="uniform" selected={*tenant_mix == TenantMix::Uniform}>{ "uniform" }</option>
+                                    <option value="skewed" selected={*tenant_mix == TenantMix::Skewed}>{ "skewed" }</option>
+                                </select>
+                            </label>
                         } else {
                             { text_input("split image, language, speech %", "sim-split", &split) }
                             <label><input type="checkbox" checked={*multi_gpu} onchange={on_multi_gpu} data-testid="sim-multi-gpu" />{ "multi-GPU jobs" }</label>
@@ -536,6 +560,11 @@ pub fn SimulateTab() -> Html {
                     </label>
                 }
                 { number_input("round (s)", "sim-round", &round) }
+                <label title="Who an allocation policy shares the cluster among: each job (Gavel's formulation), or each tenant (OEF's: a tenant's GPUs then go to its jobs by what each does best)">{ "share among " }
+                    <select onchange={on_share_among} data-testid="sim-share-among" aria-label="share among">
+                        { for ["jobs", "tenants"].iter().map(|o| html! { <option value={*o} selected={*share_among == *o}>{ *o }</option> }) }
+                    </select>
+                </label>
                 <fieldset class="sim-policies">
                     <legend>{ "Policies" }</legend>
                     { for POLICIES.iter().map(|(name, _)| {
@@ -618,6 +647,26 @@ fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Htm
             if !notes.contains(n) {
                 notes.push(n.clone());
             }
+        }
+        if !r.parties.is_empty() && r.parties != "jobs" {
+            notes.push(format!("{}: shared among {}", r.policy, r.parties));
+        }
+        if let Some(f) = &r.tenant_fairness {
+            let sum = |v: &[usize]| v.iter().sum::<usize>();
+            let gain = f.mean_split_gain.iter().copied().fold(0.0, f64::max);
+            notes.push(format!(
+                "{}: on what tenants received, SI held at {} of {} judged (tenant, recomputation) \
+                 pairs and EF at {}; by the utility the policy solved with, SI {} and EF {} of {}; \
+                 the split gained tenants up to {:.1}%",
+                r.policy,
+                sum(&f.si_held),
+                sum(&f.judged),
+                sum(&f.ef_held),
+                sum(&f.linear_si_held),
+                sum(&f.linear_ef_held),
+                sum(&f.recomputations),
+                100.0 * (gain - 1.0)
+            ));
         }
     }
     let cdfs: Vec<(String, Vec<(f64, f64)>)> = ok
