@@ -686,26 +686,29 @@ impl GavelRounds {
         let record = self.tenant_fairness.as_mut().expect("made above");
         let mut realised = Vec::with_capacity(parties.len());
         let mut index = Vec::with_capacity(parties.len());
-        for (p, (name, members)) in parties.iter().enumerate() {
+        // Each tenant's split, one tenant per core (natively; in turn in wasm): the last one's
+        // when its jobs and bundle are as they were.
+        let names: Vec<&String> = parties.keys().collect();
+        let last = &self.last_splits;
+        let splits = fairground_core::parallel::map_indices(names.len(), |p| {
+            let (jobs, bundle) = (&tenant_jobs[p].0, &alloc.gpus[p]);
+            match last
+                .get(names[p])
+                .filter(|(j, b, _)| j == jobs && b == bundle)
+            {
+                Some((_, _, split)) => Some(split.clone()),
+                None => jobs.split(bundle).ok(),
+            }
+        });
+        for ((p, (name, members)), split) in parties.iter().enumerate().zip(splits) {
             let (jobs, class) = &tenant_jobs[p];
             let bundle = &alloc.gpus[p];
-            // The same jobs and bundle as at the last recomputation: the same split.
-            let kept = self
-                .last_splits
-                .get(name)
-                .filter(|(j, b, _)| j == jobs && b == bundle);
-            let split = match kept {
-                Some((_, _, split)) => split.clone(),
-                None => {
-                    let split = jobs.split(bundle).unwrap_or_else(|_| {
-                        record.equal_time_fallbacks += 1;
-                        jobs.equal_time(bundle)
-                    });
-                    self.last_splits
-                        .insert(name.clone(), (jobs.clone(), bundle.clone(), split.clone()));
-                    split
-                }
-            };
+            let split = split.unwrap_or_else(|| {
+                record.equal_time_fallbacks += 1;
+                jobs.equal_time(bundle)
+            });
+            self.last_splits
+                .insert(name.clone(), (jobs.clone(), bundle.clone(), split.clone()));
             let rows: Vec<usize> = split
                 .time_share
                 .iter()
