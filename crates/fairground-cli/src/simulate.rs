@@ -302,6 +302,12 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
     };
     if let Some(spec) = &a.tenant_weights {
         for (name, w) in parse_tenant_weights(spec)? {
+            if !jobs.iter().any(|j| j.tenant == name) {
+                return Err(format!(
+                    "--tenant-weights: the workload has no tenant '{name}' (its tenants: {})",
+                    tenant_names(&jobs)
+                ));
+            }
             tenant_weights.insert(name, w);
         }
     }
@@ -558,6 +564,20 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
             );
         }
     }
+}
+
+/// The workload's first few tenant names, for a message.
+fn tenant_names(jobs: &[Job]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for job in jobs {
+        if !names.contains(&job.tenant.as_str()) {
+            names.push(&job.tenant);
+            if names.len() == 8 {
+                return format!("{}, ...", names.join(", "));
+            }
+        }
+    }
+    names.join(", ")
 }
 
 /// `--tenant-weights team-a=2,team-b=1`: each weight a number > 0, each name once.

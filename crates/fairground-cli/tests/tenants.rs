@@ -62,7 +62,7 @@ fn tenant_flags_mistakes_are_located() {
         "one-weight.csv",
         &format!("{header}a,2,A3C,0,100,1\n"),
     );
-    let cases: [(&str, &[&str], &str); 4] = [
+    let cases: [(&str, &[&str], &str); 5] = [
         (
             &bad,
             &[],
@@ -77,6 +77,11 @@ fn tenant_flags_mistakes_are_located() {
             &good,
             &["--tenant-weights", "a=0"],
             "--tenant-weights 'a=0': give NAME=W",
+        ),
+        (
+            &good,
+            &["--tenant-weights", "b=2"],
+            "the workload has no tenant 'b' (its tenants: a)",
         ),
         (
             &good,
