@@ -106,7 +106,8 @@ pub struct GavelRounds {
     share_among: ShareAmong,
     /// Tenants' weights by name (1 for a tenant not named).
     tenant_weights: BTreeMap<String, f64>,
-    /// With tenants as parties: what they actually received, judged at every recomputation.
+    /// With tenants as parties: what they actually received, recorded at every recomputation
+    /// (judged on the realised utility at 8 per doubling, [`crate::tenants::judged_at`]).
     tenant_fairness: Option<TenantFairness>,
     /// Recomputations with tenants as parties so far.
     recomputations: usize,
