@@ -74,6 +74,7 @@ fn synthetic_workload_is_identical_to_native() {
         jobs_per_hour: 3.0,
         seed: 42,
         tenants: 3,
+        tenant_mix: Default::default(),
     };
     let jobs = synthetic(&cfg, &ThroughputTable::builtin(), &cluster.types).unwrap();
     assert_eq!(digest(&jobs), 6075059981721869792);
