@@ -3,7 +3,7 @@
 //! reported as unschedulable under gavel-las; bad options give located errors.
 
 mod common;
-use common::fairground;
+use common::{fairground, json};
 
 fn temp(name: &str, text: &str) -> String {
     common::temp("hadar", name, text)
@@ -19,7 +19,7 @@ fn a_big_job_runs_across_types_at_the_rule_s_speed() {
          5,a,big,0,7200,8,4,2,1\n",
     );
     for (rule, jct) in [("slowest", 3600.0), ("sum", 2400.0)] {
-        let out = fairground(&[
+        let r = json(&[
             "simulate",
             "--trace",
             &csv,
@@ -35,12 +35,6 @@ fn a_big_job_runs_across_types_at_the_rule_s_speed() {
             "gavel-las",
             "--json",
         ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(r[0]["policy"], "hadar");
         let got = r[0]["jobs"][0]["jct_s"].as_f64().unwrap();
         assert!((got - jct).abs() < 1e-6, "{rule}: {got}");

@@ -406,10 +406,8 @@ pub fn write_gavel_trace(jobs: &[Job]) -> String {
     out
 }
 
-/// The tenants' weights an optional `weight` column of Fairground's CSV trace gives (empty
-/// without one; a row with the cell empty says nothing). Each weight is a number > 0, the same
-/// on every row of its tenant; errors name the line.
-pub fn csv_tenant_weights(text: &str) -> Result<BTreeMap<String, f64>, SimError> {
+/// A reader over Fairground's CSV trace (fields trimmed) and its header.
+fn csv_reader(text: &str) -> Result<(csv::Reader<&[u8]>, csv::StringRecord), SimError> {
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
@@ -417,6 +415,14 @@ pub fn csv_tenant_weights(text: &str) -> Result<BTreeMap<String, f64>, SimError>
         .headers()
         .map_err(|e| SimError::Input(format!("CSV header: {e}")))?
         .clone();
+    Ok((reader, headers))
+}
+
+/// The tenants' weights an optional `weight` column of Fairground's CSV trace gives (empty
+/// without one; a row with the cell empty says nothing). Each weight is a number > 0, the same
+/// on every row of its tenant; errors name the line.
+pub fn csv_tenant_weights(text: &str) -> Result<BTreeMap<String, f64>, SimError> {
+    let (mut reader, headers) = csv_reader(text)?;
     let mut weights = BTreeMap::new();
     let (Some(tenant_col), Some(weight_col)) = (
         headers.iter().position(|h| h == "tenant"),
@@ -468,13 +474,7 @@ pub fn csv_trace(
     types: &[String],
     profiles: Option<(&Profiles, &ServerShape)>,
 ) -> Result<Vec<Job>, SimError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| SimError::Input(format!("CSV header: {e}")))?
-        .clone();
+    let (mut reader, headers) = csv_reader(text)?;
     let column = |name: &str| headers.iter().position(|h| h == name);
     let required = [
         "tenant",

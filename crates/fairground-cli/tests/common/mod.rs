@@ -19,3 +19,15 @@ pub fn temp(prefix: &str, name: &str, text: &str) -> String {
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()
 }
+
+/// Runs the `fairground` binary with `args`, which must succeed, and parses its JSON output.
+#[allow(dead_code)] // each test file compiles this module; not all of them read JSON
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = fairground(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
