@@ -168,6 +168,66 @@ impl TenantJobs {
     /// split (the module's LP). An LP failure is returned, for the caller to fall back to
     /// [`TenantJobs::equal_time`] and say so.
     pub fn split(&self, bundle: &[f64]) -> Result<Split, LpError> {
+        let mut held = (0..bundle.len()).filter(|&j| bundle[j] > 0.0);
+        match (held.next(), held.next()) {
+            (None, _) => Ok(self.equal_time(bundle)),
+            (Some(j), None) => Ok(self.one_type_split(bundle, j)),
+            _ => self.split_lp(bundle),
+        }
+    }
+
+    /// The split of a bundle of one type j (most of OEF's bundles: its allocations are vertices,
+    /// so most tenants hold one type), without an LP. The module's LP is then a fractional
+    /// knapsack with lower bounds: every class that can run on j needs y_c >= f_c g_j / D (its
+    /// floor, s_cj y_c >= f_c s_cj g_j / D), the floors use at most g_j (sum_c f_c <= D), and
+    /// what is left is best spent on the highest s_cj first, up to each class's f_c. (Left
+    /// over at all only when D > sum_c f_c, i.e. the bundle exceeds the jobs, or some class
+    /// cannot run on j and its equal-time share of j would be wasted.)
+    fn one_type_split(&self, bundle: &[f64], j: usize) -> Split {
+        let d = self.gpus().max(bundle.iter().sum());
+        let floor = |c: &JobClass| c.gpus * bundle[j] / d;
+        let mut y: Vec<f64> = self
+            .classes
+            .iter()
+            .map(|c| if c.speedup[j] > 0.0 { floor(c) } else { 0.0 })
+            .collect();
+        let mut left = bundle[j] - y.iter().sum::<f64>();
+        let mut order: Vec<usize> = (0..self.classes.len())
+            .filter(|&c| self.classes[c].speedup[j] > 0.0)
+            .collect();
+        order.sort_by(|&a, &b| self.classes[b].speedup[j].total_cmp(&self.classes[a].speedup[j]));
+        for c in order {
+            if left <= 0.0 {
+                break;
+            }
+            let more = (self.classes[c].gpus - y[c]).max(0.0).min(left);
+            y[c] += more;
+            left -= more;
+        }
+        let time_share = self
+            .classes
+            .iter()
+            .zip(&y)
+            .map(|(c, &y)| {
+                let mut x = vec![0.0; bundle.len()];
+                x[j] = (y / c.gpus).min(1.0);
+                x
+            })
+            .collect();
+        let utility = self
+            .classes
+            .iter()
+            .zip(&y)
+            .map(|(c, y)| c.speedup[j] * y)
+            .sum();
+        Split {
+            time_share,
+            utility,
+        }
+    }
+
+    /// The module's LP, for bundles of two or more types.
+    fn split_lp(&self, bundle: &[f64]) -> Result<Split, LpError> {
         let types = bundle.len();
         let equal = self.equal_time(bundle);
         let mut lp = Lp::maximize();
@@ -548,6 +608,51 @@ mod tests {
         assert!((split.utility - linear).abs() < 1e-9);
         for (x, g) in split.time_share[0].iter().zip(&bundle) {
             assert!((x * 4.0 - g).abs() < 1e-9);
+        }
+    }
+
+    /// A bundle of one type is split without an LP; on random tenants (some classes unable to
+    /// run on the type, bundles below and above the jobs' GPUs) it reaches the LP's optimum and
+    /// keeps every class at or above its equal-time work.
+    #[test]
+    fn a_one_type_bundle_is_split_as_the_lp_would() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for _ in 0..300 {
+            let types = 3;
+            let mut tenant = TenantJobs::default();
+            for _ in 0..rng.random_range(1..8) {
+                let rates: Vec<f64> = (0..types)
+                    .map(|_| {
+                        if rng.random_bool(0.2) {
+                            0.0
+                        } else {
+                            rng.random_range(0.5..6.0)
+                        }
+                    })
+                    .collect();
+                tenant.add(speedups(&rates), [1.0, 2.0, 4.0][rng.random_range(0..3)]);
+            }
+            let j = rng.random_range(0..types);
+            let mut bundle = vec![0.0; types];
+            bundle[j] = rng.random_range(0.1..2.0) * tenant.gpus();
+            let greedy = tenant.split(&bundle).unwrap();
+            let lp = tenant.split_lp(&bundle).unwrap();
+            assert!(
+                (greedy.utility - lp.utility).abs() <= 1e-7 * lp.utility.max(1.0),
+                "{greedy:?} against {lp:?}: {tenant:?} {bundle:?}"
+            );
+            let equal = tenant.equal_time(&bundle);
+            let mut used = 0.0;
+            for (c, class) in tenant.classes.iter().enumerate() {
+                let x = &greedy.time_share[c];
+                assert!(x.iter().sum::<f64>() <= 1.0 + 1e-12);
+                used += class.gpus * x[j];
+                let work = class.gpus * dot(&class.speedup, x);
+                let floor = class.gpus * dot(&class.speedup, &equal.time_share[c]);
+                assert!(work >= floor * (1.0 - 1e-12), "{c}: {work} < {floor}");
+            }
+            assert!(used <= bundle[j] * (1.0 + 1e-12));
         }
     }
 
