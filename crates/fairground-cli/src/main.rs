@@ -238,6 +238,28 @@ fn yes_no(holds: bool) -> &'static str {
     }
 }
 
+/// gandiva-fair's trades, in the order they happened.
+fn print_trades(inst: &Instance, trades: &[fairground_core::policies::Trade]) {
+    if trades.is_empty() {
+        return;
+    }
+    out!("trades (fast GPUs sold for slow ones, in order):");
+    for t in trades {
+        out!(
+            "  {} sold {} {:.4} {} for {:.4} {} (rate {:.4} {} per {})",
+            inst.tenant_names[t.seller],
+            inst.tenant_names[t.buyer],
+            t.sold,
+            inst.type_names[t.fast],
+            t.paid,
+            inst.type_names[t.slow],
+            t.rate,
+            inst.type_names[t.slow],
+            inst.type_names[t.fast]
+        );
+    }
+}
+
 fn print_report(inst: &Instance, r: &PolicyReport) {
     out!(
         "policy {}: objective {:.6}, efficiency {:.6}, Jain {:.4}",
@@ -269,6 +291,7 @@ fn print_report(inst: &Instance, r: &PolicyReport) {
         print_market(inst, market);
     }
     print_shared(inst, &r.shared);
+    print_trades(inst, &r.trades);
     let p = &r.properties;
     let name = |i: usize| inst.tenant_names[i].as_str();
     out!(

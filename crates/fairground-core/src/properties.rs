@@ -196,6 +196,7 @@ fn pareto(inst: &Instance, alloc: &Allocation, efficiency: f64) -> PeCheck {
         objective: f64::NAN,
         market: None,
         shared: Vec::new(),
+        trades: Vec::new(),
     };
     verdict(inst, h, &utility, efficiency)
 }
@@ -318,6 +319,7 @@ fn pareto_sharing(inst: &Instance, utility: &[f64], efficiency: f64) -> PeCheck 
         objective: f64::NAN,
         market: None,
         shared: read(&h),
+        trades: Vec::new(),
     };
     verdict(inst, h, utility, efficiency)
 }

@@ -32,6 +32,10 @@ pub struct PolicyReport {
     /// shared_by[p]: the two tenants (indices into `tenants`) of pair p, beside `shared`.
     #[serde(default)]
     pub shared_by: Vec<(usize, usize)>,
+    /// gandiva-fair: the trades from the starting shares to `allocation`, in order; empty for
+    /// the others.
+    #[serde(default)]
+    pub trades: Vec<crate::policies::Trade>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,6 +78,7 @@ pub fn run(
             inst.co_located.iter().map(|p| (p.a, p.b)).collect()
         },
         shared: solution.shared,
+        trades: solution.trades,
         metrics,
         properties: Properties {
             sharing_incentive: checks.sharing_incentive,

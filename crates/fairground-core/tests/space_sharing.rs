@@ -325,6 +325,7 @@ fn shared_gpus_count_against_capacity_and_caps() {
     assert!(why.contains("cap"), "{why}");
     let wrong_shape = Solution {
         shared: vec![vec![0.0]],
+        trades: Vec::new(),
         ..good
     };
     assert!(wrong_shape.check(&inst).is_err());

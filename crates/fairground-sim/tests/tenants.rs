@@ -134,3 +134,28 @@ fn a_skewed_tenant_runs_mostly_its_own_family() {
         );
     }
 }
+
+/// gandiva-fair's shares and trades are per tenant: it shares among tenants even when asked for
+/// jobs, and says so; every job that fits the cluster finishes; and since trading never takes a tenant below its
+/// start (at or above its capped equal split), sharing incentive holds on the linear utility at
+/// every recomputation.
+#[test]
+fn gandiva_fair_always_shares_among_tenants() {
+    let (cluster, jobs) = workload(TenantMix::Skewed, 40);
+    for policy in ["gandiva-fair", "gandiva-fair:midpoint"] {
+        let r = run(policy, ShareAmong::Jobs, &jobs, &cluster);
+        assert!(
+            r.parties.starts_with("tenants (") && r.parties.contains("always shares so"),
+            "{policy}: {}",
+            r.parties
+        );
+        assert_eq!(
+            r.jobs_completed + r.jobs_unschedulable.len(),
+            40,
+            "{policy}"
+        );
+        let f = r.tenant_fairness.expect("tenant-level run");
+        assert!(f.recomputations.iter().sum::<usize>() > 0);
+        assert_eq!(f.linear_si_held, f.recomputations, "{policy}");
+    }
+}

@@ -376,11 +376,22 @@ const MIXES: [&str; 2] = ["skewed", "uniform"];
 const TENANT_COUNTS: [usize; 3] = [4, 8, 16];
 
 fn tenant_flags(mix: &str, tenants: usize, seed: u64, share: &str) -> Vec<String> {
+    synthetic_flags(TENANT_JOBS, TENANT_LOAD, mix, tenants, seed, share)
+}
+
+fn synthetic_flags(
+    jobs: usize,
+    load: &str,
+    mix: &str,
+    tenants: usize,
+    seed: u64,
+    share: &str,
+) -> Vec<String> {
     [
         "--synthetic",
-        &TENANT_JOBS.to_string(),
+        &jobs.to_string(),
         "--jobs-per-hour",
-        TENANT_LOAD,
+        load,
         "--seed",
         &seed.to_string(),
         "--tenants",
@@ -532,6 +543,7 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         "v100=12,p100=12,k80=12",
         &TENANT_LEVEL,
     );
+    let sweep = load_sweep(cli)?;
     let jct_row = Row {
         claim:
             "OEF: 17-19% lower average JCT than heterogeneity-aware schedulers (Gavel), tenants \
@@ -539,10 +551,16 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
                 .into(),
         ours: format!(
             "oef-coop's average JCT against tenant-level gavel-hierarchical (negative: OEF lower): \
-             {}; against job-level gavel-las: {}; against the tenant-level agnostic max-min: {}",
+             {}; against job-level gavel-las: {}; against the tenant-level agnostic max-min: {}. \
+             Over a load sweep (8 tenants, jobs {}..{} of {SWEEP_JOBS} measured, by jobs/h), \
+             against gavel-hierarchical: {}; against job-level gavel-las: {}",
             against(jct_of, 3),
             against(jct_of, 5),
-            against(jct_of, 4)
+            against(jct_of, 4),
+            SWEEP_WINDOW.0,
+            SWEEP_WINDOW.1,
+            sweep.against[0],
+            sweep.against[1]
         ),
         conditions: conditions.clone(),
         command: shown_args(&example),
@@ -577,6 +595,7 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         &|f| &f.backlogged,
         1,
     ));
+    tables.push_str(&sweep.table);
     tables.push_str(&tight_rows(&figures));
     tables.push_str(&by_scale_factor(cli)?);
     Ok(TenantClaims {
@@ -584,6 +603,137 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         work_row,
         tables,
     })
+}
+
+/// The load sweep: average JCT of a steady-state window of jobs (Gavel's and Synergy's way of
+/// measuring: jobs that arrive while the cluster is already loaded, the run stopped once they
+/// have finished), 8 tenants, both mixes, seeds 0-2, by arrival rate: from lightly loaded to
+/// past saturation (on 12+12+12 Gavel's generator saturates near 1 job/h).
+const SWEEP_LOADS: [&str; 4] = ["0.5", "0.75", "1", "1.25"];
+const SWEEP_JOBS: usize = 600;
+const SWEEP_WINDOW: (usize, usize) = (200, 500);
+const SWEEP_TENANTS: usize = 8;
+
+struct Sweep {
+    table: String,
+    /// oef-coop's window JCT against gavel-hierarchical (tenants) and gavel-las (jobs), per mix
+    /// and load, as text.
+    against: [String; 2],
+}
+
+fn sweep_flags(mix: &str, load: &str, seed: u64, share: &str) -> Vec<String> {
+    let mut flags = synthetic_flags(SWEEP_JOBS, load, mix, SWEEP_TENANTS, seed, share);
+    flags.extend(
+        [
+            "--measure-ids",
+            &format!("{}..{}", SWEEP_WINDOW.0, SWEEP_WINDOW.1),
+        ]
+        .map(String::from),
+    );
+    flags
+}
+
+fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
+    let cluster = "v100=12,p100=12,k80=12";
+    let window_jct = |r: &Value| {
+        r["measured"]["avg_jct_s"]
+            .as_f64()
+            .map(|s| s / 3600.0)
+            .ok_or_else(|| "no measured window in the result".to_string())
+    };
+    // jct[mix][load][seed][policy], the policies as in the like-for-like tables.
+    let mut jct: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();
+    for mix in MIXES {
+        let mut per_load = Vec::new();
+        for load in SWEEP_LOADS {
+            let mut per_seed = Vec::new();
+            for seed in SEEDS {
+                let by_tenant = cli.json(&with_policies(
+                    &sweep_flags(mix, load, seed, "tenants"),
+                    cluster,
+                    &TENANT_LEVEL,
+                ))?;
+                let by_job = cli.json(&with_policies(
+                    &sweep_flags(mix, load, seed, "jobs"),
+                    cluster,
+                    &["gavel-las"],
+                ))?;
+                let mut row = by_tenant
+                    .as_array()
+                    .ok_or("expected one result per policy")?
+                    .iter()
+                    .map(window_jct)
+                    .collect::<Result<Vec<f64>, _>>()?;
+                row.push(window_jct(&by_job)?);
+                per_seed.push(row);
+            }
+            per_load.push(per_seed);
+        }
+        jct.push(per_load);
+    }
+    let columns: Vec<String> = TENANT_LEVEL
+        .iter()
+        .map(|p| format!("{p} (tenants)"))
+        .chain(["gavel-las (jobs)".to_string()])
+        .collect();
+    let example = with_policies(
+        &sweep_flags("skewed", "1", 0, "tenants"),
+        cluster,
+        &TENANT_LEVEL,
+    );
+    let mut table = format!(
+        "
+Load sweep: average JCT (hours) of jobs {}..{} of {SWEEP_JOBS}, each run stopped once          they have finished, {SWEEP_TENANTS} tenants, mean over seeds 0-2 with the range (`{}`).         
+
+| mix | jobs/h | {} |
+|---|---|{}
+",
+        SWEEP_WINDOW.0,
+        SWEEP_WINDOW.1,
+        shown_args(&example),
+        columns.join(" | "),
+        "---|".repeat(columns.len())
+    );
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    for (m, mix) in MIXES.iter().enumerate() {
+        for (l, load) in SWEEP_LOADS.iter().enumerate() {
+            let cells: Vec<String> = (0..columns.len())
+                .map(|p| {
+                    let v: Vec<f64> = jct[m][l].iter().map(|row| row[p]).collect();
+                    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    format!("{:.1} ({lo:.1}-{hi:.1})", mean(&v))
+                })
+                .collect();
+            table.push_str(&format!(
+                "| {mix} | {load} | {} |
+",
+                cells.join(" | ")
+            ));
+        }
+    }
+    // Columns: 3 = gavel-hierarchical (tenants), 5 = gavel-las (jobs).
+    let against = [3, 5].map(|other| {
+        MIXES
+            .iter()
+            .enumerate()
+            .map(|(m, mix)| {
+                let per: Vec<String> = SWEEP_LOADS
+                    .iter()
+                    .enumerate()
+                    .map(|(l, load)| {
+                        let of = |p: usize| {
+                            mean(&jct[m][l].iter().map(|row| row[p]).collect::<Vec<_>>())
+                        };
+                        format!("{load}: {:+.1}%", 100.0 * (of(0) / of(other) - 1.0))
+                    })
+                    .collect();
+                format!("{mix} {}", per.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    });
+    Ok(Sweep { table, against })
 }
 
 /// Which of oef-coop's envy-freeness rows bind, read off its allocations: per (mix, tenant

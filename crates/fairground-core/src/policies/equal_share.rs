@@ -27,6 +27,7 @@ impl Policy for EqualShare {
             objective,
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 }

@@ -69,6 +69,7 @@ impl Policy for GavelFifo {
             objective: served as f64,
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 }

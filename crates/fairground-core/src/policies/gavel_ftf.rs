@@ -165,6 +165,7 @@ pub fn finish_time_fairness(
             objective: 1.0 / lambda,
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         },
         iso,
     ))
@@ -246,6 +247,7 @@ pub fn finish_time_fairness_interior(
             objective: 1.0 / x[rho],
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         },
         iso,
     ))

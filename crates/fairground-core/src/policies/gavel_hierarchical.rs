@@ -40,6 +40,7 @@ impl Policy for GavelHierarchical {
             allocation: filled.allocation,
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 }

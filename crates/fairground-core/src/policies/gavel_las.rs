@@ -53,6 +53,7 @@ pub(super) fn max_min_solution(
         allocation: m.read(&sol),
         market: None,
         shared: Vec::new(),
+        trades: Vec::new(),
     })
 }
 

@@ -55,6 +55,7 @@ impl Policy for GavelLasPacked {
             } else {
                 packed.pairs
             },
+            trades: Vec::new(),
         })
     }
 }

@@ -42,6 +42,7 @@ impl Policy for GavelMaxSum {
             allocation,
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 }

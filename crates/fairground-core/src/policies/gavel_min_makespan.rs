@@ -60,6 +60,7 @@ pub fn min_makespan(inst: &Instance, bound: MakespanBound) -> Result<Solution, P
         objective: makespan,
         market: None,
         shared: Vec::new(),
+        trades: Vec::new(),
     })
 }
 
@@ -153,6 +154,7 @@ pub fn min_makespan_interior(inst: &Instance) -> Result<Solution, PolicyError> {
         objective: makespan,
         market: None,
         shared: Vec::new(),
+        trades: Vec::new(),
     })
 }
 

@@ -39,6 +39,7 @@ impl Policy for GavelWaterFilling {
             allocation: filled.allocation,
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 }

@@ -29,6 +29,7 @@ impl Policy for Isolated {
             allocation,
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 }

@@ -4,6 +4,7 @@
 mod base;
 mod canonical;
 mod equal_share;
+mod gandiva_fair;
 mod gavel;
 mod gavel_fifo;
 mod gavel_ftf;
@@ -27,6 +28,7 @@ pub use crate::co_location::CoLocation;
 pub use base::scale_factor;
 pub(crate) use base::AllocationLp;
 pub use equal_share::EqualShare;
+pub use gandiva_fair::{starting_shares, ExchangeRate, GandivaFair, Trade};
 pub use gavel::proportional_throughput;
 pub use gavel_fifo::GavelFifo;
 pub use gavel_ftf::{finish_time_fairness, finish_time_fairness_interior, FtfHistory, GavelFtf};
@@ -67,6 +69,9 @@ pub struct Solution {
     /// shared[p][j]: GPUs of type j pair p of [`Instance::co_located`] holds together, besides
     /// `allocation` (GPUs held alone); empty unless the policy shares GPUs (gavel-las-packed).
     pub shared: Vec<Vec<f64>>,
+    /// The trades that led from the starting shares to the allocation (gandiva-fair); empty
+    /// for the others.
+    pub trades: Vec<Trade>,
 }
 
 impl Solution {
@@ -260,7 +265,7 @@ pub struct PolicyInfo {
 }
 
 /// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).
-pub const CATALOGUE: [PolicyInfo; 15] = [
+pub const CATALOGUE: [PolicyInfo; 17] = [
     oef_coop::INFO,
     oef_noncoop::INFO,
     nash_welfare::INFO,
@@ -274,6 +279,8 @@ pub const CATALOGUE: [PolicyInfo; 15] = [
     gavel_ftf::INFO,
     gavel_fifo::INFO,
     gavel_min_makespan::INFO,
+    gandiva_fair::INFO,
+    gandiva_fair::INFO_MIDPOINT,
     equal_share::INFO,
     isolated::INFO,
 ];
@@ -301,6 +308,12 @@ pub fn all() -> Vec<&'static dyn Policy> {
         &GavelFtf,
         &GavelFifo,
         &GavelMinMakespan,
+        &GandivaFair {
+            rate: ExchangeRate::NextBelowBuyer,
+        },
+        &GandivaFair {
+            rate: ExchangeRate::Midpoint,
+        },
         &EqualShare,
         &Isolated,
     ]

@@ -302,6 +302,7 @@ fn solution(inst: &Instance, allocation: crate::Allocation) -> Solution {
         allocation,
         market: None,
         shared: Vec::new(),
+        trades: Vec::new(),
     }
 }
 

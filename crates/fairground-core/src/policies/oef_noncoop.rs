@@ -63,6 +63,7 @@ impl Policy for OefNonCoop {
             allocation: m.read(&sol),
             market: None,
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 }

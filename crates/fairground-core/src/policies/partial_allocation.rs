@@ -135,6 +135,7 @@ impl Policy for PartialAllocation {
                 ..market
             }),
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 

@@ -85,6 +85,7 @@ impl Policy for NashWelfare {
             allocation,
             market: Some(market),
             shared: Vec::new(),
+            trades: Vec::new(),
         })
     }
 

@@ -609,6 +609,7 @@ impl GavelRounds {
                 objective: f64::NAN,
                 market: None,
                 shared: Vec::new(),
+                trades: Vec::new(),
             }
         } else {
             let failed =
@@ -787,6 +788,10 @@ impl Scheduler for GavelRounds {
     fn parties(&self, asked: ShareAmong) -> String {
         let name = self.policy.name();
         match (self.parties, asked) {
+            (Parties::Tenants, ShareAmong::Jobs) => format!(
+                "tenants (each tenant's GPUs split among its jobs by what each does best; \
+                 {name}'s shares are per tenant, so it always shares so)"
+            ),
             (Parties::Tenants, _) => "tenants (each tenant's GPUs split among its jobs by what \
                                       each does best)"
                 .into(),
@@ -1039,7 +1044,10 @@ fn parties_for(policy: &str, share: ShareAmong) -> Parties {
         ("gavel-ftf" | "isolated" | "gavel-min-makespan", _) => Parties::Jobs,
         ("gavel-fifo", _) => Parties::Queue,
         ("gavel-hierarchical", _) => Parties::TenantClasses,
-        (_, ShareAmong::Tenants) => Parties::Tenants,
+        // Gandiva_fair's shares and trades are per tenant (its users), whatever is asked.
+        ("gandiva-fair" | "gandiva-fair:midpoint", _) | (_, ShareAmong::Tenants) => {
+            Parties::Tenants
+        }
         ("gavel-max-sum" | "gavel-las-agnostic", ShareAmong::Jobs) => Parties::Jobs,
         (_, ShareAmong::Jobs) => Parties::JobClasses,
     }
