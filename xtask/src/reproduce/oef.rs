@@ -2,9 +2,9 @@
 //! (gavel-las), on Gavel's sample traces (each job its own party) and, like for like, on synthetic
 //! workloads whose jobs belong to tenants (`--share-among tenants`: every policy's parties are the
 //! tenants, each tenant's GPUs split among its jobs by comparative advantage), against
-//! tenant-level baselines (gavel-hierarchical, tenant-level gavel-las and the agnostic max-min)
-//! and job-level gavel-las, over uniform and skewed tenant mixes, 4, 8 and 16 tenants and three
-//! seeds.
+//! tenant-level baselines (gavel-hierarchical, tenant-level gavel-las, the agnostic max-min and
+//! gandiva-fair) and job-level gavel-las, over uniform and skewed tenant mixes, 4, 8 and 16
+//! tenants and three seeds, and over a load sweep measured on a steady-state window.
 
 use super::{gavel_data, Cli, Row, Section};
 use serde_json::Value;
@@ -162,11 +162,12 @@ struct Throughput {
     table: String,
 }
 
-const COMPARED: [&str; 4] = [
+const COMPARED: [&str; 5] = [
     "oef-coop",
     "gavel-las",
     "gavel-las-agnostic",
     "gavel-max-sum",
+    "gandiva-fair",
 ];
 
 fn throughput_claim(cli: &Cli) -> Result<Throughput, String> {
@@ -231,13 +232,26 @@ fn throughput_claim(cli: &Cli) -> Result<Throughput, String> {
         .zip(&efficiency)
         .map(|((_, cluster, _), e)| format!("{cluster}: {:+.1}%", gain(e, 1)))
         .collect();
+    let mut against_gandiva: Vec<f64> = efficiency[3..].iter().map(|e| gain(e, 4)).collect();
+    against_gandiva.sort_by(f64::total_cmp);
     let ours = format!(
         "oef-coop's total normalised throughput against gavel-las's: all 26 models, {}; 30 draws \
-         of 8 models on 12+12+12: median {:+.1}%, max {:+.1}%, min {:+.1}%",
+         of 8 models on 12+12+12: median {:+.1}%, max {:+.1}%, min {:+.1}%. Against \
+         gandiva-fair's (trading from equal shares): all 26 models, {}; the draws: median \
+         {:+.1}%, min {:+.1}%, max {:+.1}%",
         whole.join(", "),
         draws[draws.len() / 2],
         draws[draws.len() - 1],
-        draws[0]
+        draws[0],
+        cases[..3]
+            .iter()
+            .zip(&efficiency)
+            .map(|((_, cluster, _), e)| format!("{cluster}: {:+.1}%", gain(e, 4)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        against_gandiva[against_gandiva.len() / 2],
+        against_gandiva[0],
+        against_gandiva[against_gandiva.len() - 1]
     );
     let mut table = format!(
         "\nTotal speedup-normalised throughput of each allocation (sum_i u_i; tenants are Gavel's \
@@ -362,13 +376,19 @@ struct TenantClaims {
 }
 
 /// Tenant-level policies run with `--share-among tenants`, then job-level gavel-las.
-const TENANT_LEVEL: [&str; 5] = [
+const TENANT_LEVEL: [&str; 6] = [
     "oef-coop",
     "oef-noncoop",
     "gavel-las",
     "gavel-hierarchical",
     "gavel-las-agnostic",
+    "gandiva-fair",
 ];
+/// Columns of the tenant tables: TENANT_LEVEL's, then job-level gavel-las.
+const HIERARCHICAL: usize = 3;
+const AGNOSTIC: usize = 4;
+const GANDIVA: usize = 5;
+const JOB_LAS: usize = TENANT_LEVEL.len();
 const TENANT_JOBS: usize = 600;
 const TENANT_LOAD: &str = "3";
 const SEEDS: [u64; 3] = [0, 1, 2];
@@ -551,16 +571,19 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
                 .into(),
         ours: format!(
             "oef-coop's average JCT against tenant-level gavel-hierarchical (negative: OEF lower): \
-             {}; against job-level gavel-las: {}; against the tenant-level agnostic max-min: {}. \
-             Over a load sweep (8 tenants, jobs {}..{} of {SWEEP_JOBS} measured, by jobs/h), \
-             against gavel-hierarchical: {}; against job-level gavel-las: {}",
-            against(jct_of, 3),
-            against(jct_of, 5),
-            against(jct_of, 4),
+             {}; against job-level gavel-las: {}; against the tenant-level agnostic max-min: {}; \
+             against gandiva-fair: {}. Over a load sweep (8 tenants, jobs {}..{} of \
+             {SWEEP_JOBS} measured, by jobs/h), against gavel-hierarchical: {}; against \
+             job-level gavel-las: {}; against gandiva-fair: {}",
+            against(jct_of, HIERARCHICAL),
+            against(jct_of, JOB_LAS),
+            against(jct_of, AGNOSTIC),
+            against(jct_of, GANDIVA),
             SWEEP_WINDOW.0,
             SWEEP_WINDOW.1,
             sweep.against[0],
-            sweep.against[1]
+            sweep.against[1],
+            sweep.against[2]
         ),
         conditions: conditions.clone(),
         command: shown_args(&example),
@@ -570,10 +593,11 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
             .into(),
         ours: format!(
             "oef-coop's normalised work per hour against gavel-hierarchical: {}; against job-level \
-             gavel-las: {}; against the agnostic max-min: {}",
-            against(work_of, 3),
-            against(work_of, 5),
-            against(work_of, 4)
+             gavel-las: {}; against the agnostic max-min: {}; against gandiva-fair: {}",
+            against(work_of, HIERARCHICAL),
+            against(work_of, JOB_LAS),
+            against(work_of, AGNOSTIC),
+            against(work_of, GANDIVA)
         ),
         conditions,
         command: shown_args(&example),
@@ -616,9 +640,9 @@ const SWEEP_TENANTS: usize = 8;
 
 struct Sweep {
     table: String,
-    /// oef-coop's window JCT against gavel-hierarchical (tenants) and gavel-las (jobs), per mix
-    /// and load, as text.
-    against: [String; 2],
+    /// oef-coop's window JCT against gavel-hierarchical (tenants), gavel-las (jobs) and
+    /// gandiva-fair, per mix and load, as text.
+    against: [String; 3],
 }
 
 fn sweep_flags(mix: &str, load: &str, seed: u64, share: &str) -> Vec<String> {
@@ -712,8 +736,7 @@ Load sweep: average JCT (hours) of jobs {}..{} of {SWEEP_JOBS}, each run stopped
             ));
         }
     }
-    // Columns: 3 = gavel-hierarchical (tenants), 5 = gavel-las (jobs).
-    let against = [3, 5].map(|other| {
+    let against = [HIERARCHICAL, JOB_LAS, GANDIVA].map(|other| {
         MIXES
             .iter()
             .enumerate()
@@ -785,7 +808,12 @@ fn by_scale_factor(cli: &Cli) -> Result<String, String> {
     let dir = crate::project_root().join("target").join("reproduce-oef");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let trace = dir.join("tenants-skewed-8.trace");
-    let policies = ["oef-coop", "gavel-las", "gavel-hierarchical"];
+    let policies = [
+        "oef-coop",
+        "gavel-las",
+        "gavel-hierarchical",
+        "gandiva-fair",
+    ];
     let mut args = with_policies(
         &tenant_flags("skewed", 8, 0, "tenants"),
         "v100=12,p100=12,k80=12",
