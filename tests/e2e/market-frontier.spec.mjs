@@ -40,12 +40,34 @@ test('nash-welfare shows the equilibrium prices, partial-allocation the kept fra
   await expect(page.getByTestId('badge-SP')).toContainText(/no profitable lie/i);
 });
 
+test('gandiva-fair lists its trade', async ({ page }) => {
+  await page.getByTestId('policy-select').selectOption('gandiva-fair');
+  await settled(page);
+  // From (0.5, 0.5) each: B (r = 2) sells A (r = 3) fast GPUs at B's own rate 2 until A's slow
+  // half is spent: 0.25 fast for 0.5 slow (crates/fairground-core/tests/gandiva_fair.rs works
+  // such cases by hand).
+  const rows = page.locator('[data-testid=trades] tbody tr');
+  await expect(rows).toHaveCount(1);
+  const cells = rows.first().locator('td');
+  await expect(cells.nth(0)).toHaveText('<b>B</b>');
+  await expect(cells.nth(1)).toHaveText('A');
+  await expect(cells.nth(2)).toHaveText('0.2500 fast');
+  await expect(cells.nth(3)).toHaveText('0.5000 slow');
+  await expect(cells.nth(4)).toHaveText('2.0000');
+  // Nobody ends below its equal share; two types, both usable by both: Pareto-efficient. B
+  // would be paid more by overstating its fast speedup: the probe (automatic at 2 tenants)
+  // finds that lie.
+  await expect(page.getByTestId('badge-SI')).toContainText('✓ SI');
+  await expect(page.getByTestId('badge-PE')).toContainText('✓ PE');
+  await expect(page.getByTestId('badge-SP')).toContainText('✗ SP');
+});
+
 test('the price-of-fairness view draws three curves and places every policy', async ({ page }) => {
   await page.getByTestId('mode-frontier').click();
   const chart = page.getByTestId('frontier-chart');
   await expect(chart).toBeVisible();
   await expect(chart.locator('polyline.series')).toHaveCount(3);
-  await expect(chart.locator('g.point')).toHaveCount(15);
+  await expect(chart.locator('g.point')).toHaveCount(17);
   // Max efficiency 4 (the fast GPU to A), oef-coop's 3.75 with both exact: 6.25%.
   await expect(page.getByTestId('price-of-fairness')).toContainText('SI + EF: costs 6.25% of the maximum efficiency 4.0000');
   // gavel-max-sum leaves B nothing: it needs eps = 1 for SI.

@@ -120,7 +120,7 @@ test('a long call stops at its time limit, and compare keeps what it finished', 
   expect(out.text).toBe('options.seconds: invalid type: string "3", expected f64');
   // Every policy has its entry, in the CLI's order; the three before partial-allocation finished.
   expect(out.names.slice(0, 4)).toEqual(['oef-coop', 'oef-noncoop', 'nash-welfare', 'partial-allocation']);
-  expect(out.names.length).toBe(15);
+  expect(out.names.length).toBe(17);
   expect(out.done).toEqual(['oef-coop', 'oef-noncoop', 'nash-welfare']);
   expect(out.stopped).toMatch(/^stopped at the time limit of 2 s, as this module runs on the page's thread/);
   expect(out.last).toMatch(/^stopped at the time limit of 2 s/);

@@ -139,8 +139,8 @@ test('an oversized or damaged link is refused with a message', async ({ page }) 
 
 test('compare mode shows every policy', async ({ page }) => {
   await page.getByTestId('mode-compare').click();
-  await expect(page.locator('[data-testid=compare-table] tbody tr')).toHaveCount(15);
-  await expect(page.locator('[data-testid=compare-si] g.point')).toHaveCount(15);
+  await expect(page.locator('[data-testid=compare-table] tbody tr')).toHaveCount(17);
+  await expect(page.locator('[data-testid=compare-si] g.point')).toHaveCount(17);
   // OEF-coop is the most efficient of the SI + EF policies.
   const oef = Number(await page.locator('[data-testid=compare-table] tr[data-policy=oef-coop] td.efficiency').textContent());
   const equal = Number(await page.locator('[data-testid=compare-table] tr[data-policy=equal-share] td.efficiency').textContent());

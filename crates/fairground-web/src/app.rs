@@ -1,6 +1,6 @@
 use crate::components::{
     AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, FrontierChart,
-    MarketPanel, Scatter, SharedPanel, SimulateTab, UtilityChart,
+    MarketPanel, Scatter, SharedPanel, SimulateTab, TradesPanel, UtilityChart,
 };
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
@@ -451,6 +451,9 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
             <Badges report={r.clone()} sp_pending={state.probe_pending()} state={state.clone()} />
             if let Some(market) = r.market.clone() {
                 <MarketPanel {market} gpu_types={r.gpu_types.clone()} tenants={r.tenants.clone()} />
+            }
+            if !r.trades.is_empty() {
+                <TradesPanel trades={r.trades.clone()} gpu_types={r.gpu_types.clone()} tenants={r.tenants.clone()} />
             }
             if !r.shared.is_empty() {
                 <SharedPanel instance={instance.clone()} shared={r.shared.clone()} />

@@ -13,6 +13,7 @@ pub mod line_chart;
 mod market;
 mod shared_gpus;
 mod simulate_tab;
+mod trades;
 mod utility_chart;
 
 pub use allocation_chart::{allocation_svg, AllocationChart, AllocationChartProps};
@@ -27,6 +28,7 @@ pub use line_chart::LineChart;
 pub use market::MarketPanel;
 pub use shared_gpus::SharedPanel;
 pub use simulate_tab::SimulateTab;
+pub use trades::TradesPanel;
 pub use utility_chart::UtilityChart;
 
 /// Keeps long user-given names from overrunning a chart; the full name stays in the tooltip.
