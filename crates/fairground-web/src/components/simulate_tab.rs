@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
 
 /// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 23] = [
+const POLICIES: [(&str, bool); 25] = [
     ("fifo", true),
     ("srtf", false),
     ("las", false),
@@ -29,11 +29,13 @@ const POLICIES: [(&str, bool); 23] = [
     ("gavel-las-packed", false),
     ("oef-coop", true),
     ("oef-noncoop", false),
+    ("gandiva-fair", false),
     ("synergy-proportional", false),
     ("synergy-greedy", false),
     ("synergy-tune", false),
     ("synergy-opt", false),
     ("hadar", false),
+    ("hadar:strict", false),
     ("hadare", false),
 ];
 /// Orderings a Synergy mechanism can be paired with.

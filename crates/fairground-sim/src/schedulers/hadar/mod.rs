@@ -30,6 +30,15 @@
 //! - *Re-planning*: every round, from an empty book, with each job's remaining work (a job
 //!   may so move, or be paused, between rounds, as under Gavel). Planning stops early once slot
 //!   0 has no free GPU, which cannot change this round's placements.
+//! - *Work conservation* (ours; nothing in the seeds says Hadar leaves GPUs idle while jobs
+//!   wait): after the dual step, every GPU still free this round goes to a job not placed
+//!   (deferred, refused or never reached), in turn order, each on its fastest composition of
+//!   the free GPUs, mixed types allowed (`Hadar::backfill`). The prices still decide who runs
+//!   where first and may defer a job to a later slot; they never leave a GPU idle now that a
+//!   waiting job could use. `hadar:strict` (and `hadare:strict`, `hadar:arrival:strict`) is the
+//!   template without it, kept for comparison: with the utility `n D*^2 / c` a slow type is
+//!   worth almost nothing, so the strict template idles slow GPUs while jobs wait. The run's
+//!   notes say how many GPU-hours each placed.
 //! - GPUs of a type are packed as Gavel does ([`crate::pool::GpuPool::take`]).
 //!
 //! The engine rates a mixed placement by `--mixed-rate` ([`crate::mixed`]); the planner prices
@@ -40,8 +49,9 @@
 //! the fastest type it can use there. A copy holds the job's scale factor in GPUs on one server;
 //! no server holds two copies of a job; the copies' progress adds up, less the engine's
 //! synchronisation overhead per round (`--sync-overhead`), and a job is forked only when its two
-//! copies beat the one after that overhead. Jobs Hadar did not admit are not started on the
-//! spare servers: HadarE adds copies, not admissions.
+//! copies beat the one after that overhead. Forking comes after the backfill, so a waiting job
+//! that fits the free GPUs gets its first copy there before running jobs get more copies
+//! (`hadare:strict`: no backfill, copies of admitted jobs only).
 
 pub mod prices;
 
@@ -68,6 +78,10 @@ struct Stats {
     refused: u64,
     forked_job_rounds: u64,
     most_copies: u32,
+    /// GPU-seconds (GPUs x round length) placed by the price admission and by the backfill.
+    admitted_gpu_s: f64,
+    backfilled_gpu_s: f64,
+    backfilled: u64,
     /// Jobs (kinds) planned over only the first [`prices::MAX_COMPOSITIONS`] compositions.
     capped_jobs: u64,
     lower: Option<(f64, f64)>,
@@ -83,6 +97,8 @@ pub enum Order {
 pub struct Hadar {
     fork: bool,
     order: Order,
+    /// The template alone (`hadar:strict`): no backfill of GPUs the prices left idle.
+    strict: bool,
     horizon: usize,
     sync_overhead_s: f64,
     /// What never changes about a job on this cluster, by job index (filled as jobs arrive).
@@ -107,6 +123,7 @@ impl Hadar {
         Hadar {
             fork,
             order,
+            strict: false,
             horizon: horizon.max(1),
             sync_overhead_s,
             known: Vec::new(),
@@ -120,19 +137,35 @@ impl Hadar {
         }
     }
 
-    /// `hadar`, `hadare`, each with an optional `:arrival` (None: not one of these names).
+    /// Without the backfill: GPUs the prices leave idle stay idle (the template alone).
+    pub fn strict(mut self, on: bool) -> Hadar {
+        self.strict = on;
+        self
+    }
+
+    /// `hadar`, `hadare`, each with an optional `:arrival` and then an optional `:strict` (None:
+    /// not one of these names).
     pub fn parse(name: &str, sync_overhead_s: f64) -> Option<Hadar> {
-        let (base, order) = match name.split_once(':') {
-            Some((base, "arrival")) => (base, Order::Arrival),
-            Some(_) => return None,
-            None => (name, Order::ShortestFirst),
-        };
-        let fork = match base {
+        let mut parts = name.split(':');
+        let fork = match parts.next()? {
             "hadar" => false,
             "hadare" => true,
             _ => return None,
         };
-        Some(Hadar::new(fork, order, DEFAULT_HORIZON, sync_overhead_s))
+        let (mut order, mut strict) = (Order::ShortestFirst, false);
+        let mut next = parts.next();
+        if next == Some("arrival") {
+            order = Order::Arrival;
+            next = parts.next();
+        }
+        if next == Some("strict") {
+            strict = true;
+            next = parts.next();
+        }
+        if next.is_some() {
+            return None;
+        }
+        Some(Hadar::new(fork, order, DEFAULT_HORIZON, sync_overhead_s).strict(strict))
     }
 
     /// The job's [`Known`] facts, computed on first sight.
@@ -276,13 +309,76 @@ impl Hadar {
     }
 }
 
+impl Hadar {
+    /// Work conservation: GPUs still free after the dual step go to jobs not placed this round
+    /// (deferred, refused, or never reached), in turn order, each on its fastest composition
+    /// (mixed types allowed) of the free GPUs. The prices may defer a job to a later slot; they
+    /// never leave a GPU idle now that a waiting job could use. A job that fits nowhere is
+    /// passed over, so a smaller one behind it can still take what is left.
+    #[allow(clippy::too_many_arguments)]
+    fn backfill(
+        &mut self,
+        view: &RoundView,
+        known: &[Known],
+        turns: &[usize],
+        placed: &[bool],
+        pool: &mut GpuPool,
+        placements: &mut Vec<Placement>,
+        running: &mut Vec<Running>,
+    ) {
+        let types = view.cluster.types.len();
+        for &k in turns {
+            if pool.is_empty() {
+                break;
+            }
+            if placed[k] {
+                continue;
+            }
+            let state = &view.active[k];
+            let job = &view.jobs[state.job];
+            let free: Vec<u32> = (0..types).map(|h| pool.free_on_type(h)).collect();
+            let comps = &self.compositions[known[k].compositions];
+            let best = comps
+                .iter()
+                .filter(|y| y.iter().zip(&free).all(|(g, f)| g <= f))
+                .map(|y| (view.mixed_rate.rate_of(&job.rate, job.scale_factor, y), y))
+                .filter(|(rate, _)| *rate > 0.0)
+                .fold(None::<(f64, &Vec<u32>)>, |best, (rate, y)| match best {
+                    Some((r, _)) if r >= rate => best,
+                    _ => Some((rate, y)),
+                });
+            let Some((rate, y)) = best else { continue };
+            let mut pieces = Vec::new();
+            for (h, &g) in y.iter().enumerate() {
+                if g > 0 {
+                    // Fits: g <= the type's free GPUs, which is all `take` needs.
+                    pieces.extend(pool.take(h, g).unwrap_or_default());
+                }
+            }
+            self.stats.backfilled += 1;
+            self.stats.backfilled_gpu_s += f64::from(job.scale_factor) * view.round_s;
+            running.push(Running {
+                placement: placements.len(),
+                remaining_steps: state.remaining_steps,
+                rate,
+                copies: 1,
+                servers: pieces.iter().map(|p| p.server).collect(),
+            });
+            placements.push(Placement::exclusive(state.job, pieces));
+        }
+    }
+}
+
 impl Scheduler for Hadar {
     fn name(&self) -> String {
-        let base = if self.fork { "hadare" } else { "hadar" };
-        match self.order {
-            Order::ShortestFirst => base.to_string(),
-            Order::Arrival => format!("{base}:arrival"),
+        let mut name = String::from(if self.fork { "hadare" } else { "hadar" });
+        if self.order == Order::Arrival {
+            name.push_str(":arrival");
         }
+        if self.strict {
+            name.push_str(":strict");
+        }
+        name
     }
 
     fn can_run(&self, job: &Job, cluster: &Cluster, rule: MixedRate) -> bool {
@@ -352,7 +448,8 @@ impl Scheduler for Hadar {
         let mut running = Vec::new();
         self.stats.rounds += 1;
         let mut refused = vec![false; self.class_index.len()];
-        for k in turns {
+        let mut placed = vec![false; view.active.len()];
+        for &k in &turns {
             if book.free_now() == 0 {
                 break;
             }
@@ -387,6 +484,8 @@ impl Scheduler for Hadar {
                 continue;
             }
             self.stats.started += 1;
+            self.stats.admitted_gpu_s += f64::from(job.scale_factor) * view.round_s;
+            placed[k] = true;
             let mut pieces = Vec::new();
             for (h, &g) in plan.counts.iter().enumerate() {
                 if g > 0 {
@@ -411,6 +510,17 @@ impl Scheduler for Hadar {
             });
             placements.push(Placement::exclusive(state.job, pieces));
         }
+        if !self.strict {
+            self.backfill(
+                view,
+                &known,
+                &turns,
+                &placed,
+                &mut pool,
+                &mut placements,
+                &mut running,
+            );
+        }
         if self.fork {
             self.fork_copies(view, &mut pool, &mut placements, &mut running);
         }
@@ -430,6 +540,24 @@ impl Scheduler for Hadar {
             s.lower.map_or(0.0, |l| l.0),
             s.lower.map_or(0.0, |l| l.1),
         )];
+        let hours = |gpu_s: f64| gpu_s / 3600.0;
+        notes.push(if self.strict {
+            format!(
+                "{}: strict template, no backfill: {:.1} GPU-hours placed by the price admission \
+                 (GPUs x round length)",
+                self.name(),
+                hours(s.admitted_gpu_s)
+            )
+        } else {
+            format!(
+                "{}: {:.1} GPU-hours placed by the price admission, {:.1} by the backfill of GPUs \
+                 the prices left idle ({} job-rounds; GPUs x round length)",
+                self.name(),
+                hours(s.admitted_gpu_s),
+                hours(s.backfilled_gpu_s),
+                s.backfilled
+            )
+        });
         if s.capped_jobs > 0 {
             notes.push(format!(
                 "{}: {} kind(s) of job had more ways to spread their GPUs over the types than the {} planned over",
