@@ -486,7 +486,7 @@ fn tenant_lines(f: &fairground_sim::tenants::TenantFairness) -> Vec<String> {
 fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources: bool) {
     let hours = |s: f64| s / 3600.0;
     out_part!(
-        "{:<28} {:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8}",
+        "{:<28} {:>11} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>10}",
         "policy",
         "done",
         "avg JCT h",
@@ -494,7 +494,8 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
         "p99 h",
         "makespan h",
         "avg rho",
-        "work/h"
+        "work/h",
+        "idle GPU-h"
     );
     for t in &cluster.types {
         out_part!(" {:>8}", format!("util {t}"));
@@ -510,7 +511,7 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
     out!();
     for r in results {
         out_part!(
-            "{:<28} {:>11} {:>12.3} {:>12.3} {:>12.3} {:>12.3} {:>8.3} {:>8.2}",
+            "{:<28} {:>11} {:>12.3} {:>12.3} {:>12.3} {:>12.3} {:>8.3} {:>8.2} {:>10.1}",
             r.policy,
             format!("{}/{total}", r.jobs_completed),
             hours(r.avg_jct_s),
@@ -518,7 +519,8 @@ fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources
             hours(r.p99_jct_s),
             hours(r.makespan_s),
             r.avg_rho,
-            r.normalised_work_per_hour
+            r.normalised_work_per_hour,
+            r.idle_while_waiting_gpu_h
         );
         for u in &r.utilization {
             out_part!(" {:>8.3}", u);

@@ -599,6 +599,55 @@ pub struct Simulation<'a> {
     over: bool,
 }
 
+/// GPUs left idle this round that the jobs left waiting could have taken, each on one type
+/// (whichever fitting type has the most idle GPUs; a job needs its scale factor of one type, as
+/// the engine places a job on one type unless the scheduler mixes). Greedy over the waiting
+/// jobs in arrival order; the same measure for every scheduler, so a round mechanism that idles
+/// GPUs (Gavel's, with a job's whole scale factor needed on one type) shows it too. A GPU two
+/// jobs share counts once.
+fn idle_gpus_a_waiting_job_fits(
+    cluster: &Cluster,
+    jobs: &[Job],
+    live: &[JobState],
+    placements: &[Placement],
+) -> f64 {
+    let types = cluster.types.len();
+    let mut idle: Vec<f64> = (0..types)
+        .map(|h| f64::from(cluster.gpus_of_type(h)))
+        .collect();
+    for p in placements {
+        let weight = if p.sharing.is_some() { 0.5 } else { 1.0 };
+        for piece in &p.pieces {
+            idle[cluster.servers[piece.server].gpu_type] -= weight * piece.gpus.len() as f64;
+        }
+    }
+    if idle.iter().all(|&g| g < 1.0 - 1e-9) {
+        return 0.0;
+    }
+    let mut placed: Vec<usize> = placements.iter().map(|p| p.job).collect();
+    placed.sort_unstable();
+    let mut taken = 0.0;
+    for state in live {
+        if placed.binary_search(&state.job).is_ok() {
+            continue;
+        }
+        let job = &jobs[state.job];
+        let n = f64::from(job.scale_factor);
+        let best = (0..types)
+            .filter(|&h| job.rate[h] > 0.0 && job.fits_alone(cluster, h))
+            .filter(|&h| idle[h] >= n - 1e-9)
+            .max_by(|&a, &b| idle[a].total_cmp(&idle[b]).then(b.cmp(&a)));
+        if let Some(h) = best {
+            idle[h] -= n;
+            taken += n;
+            if idle.iter().all(|&g| g < 1.0 - 1e-9) {
+                break;
+            }
+        }
+    }
+    taken
+}
+
 impl<'a> Simulation<'a> {
     pub fn new(
         cluster: &'a Cluster,
@@ -879,6 +928,8 @@ impl<'a> Simulation<'a> {
             last_finish.min(t + config.round_s)
         };
         self.recorder.contention(t, end, self.live().len());
+        let idle = idle_gpus_a_waiting_job_fits(cluster, jobs, self.live(), &placements);
+        self.recorder.idle_while_waiting(idle * (end - t));
 
         let mut finished = Vec::new();
         let placed_now: Vec<usize> = if self.last_pieces.is_empty() {

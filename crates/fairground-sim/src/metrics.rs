@@ -120,6 +120,11 @@ pub struct SimResult {
     pub backlogged_work_per_hour: Option<f64>,
     #[serde(default)]
     pub backlogged_s: f64,
+    /// GPU-hours idle while a waiting job could have used them: per round, the idle GPUs the
+    /// waiting jobs could have taken, each job on one type that fits it, times the round's length
+    /// (the same measure for every scheduler).
+    #[serde(default)]
+    pub idle_while_waiting_gpu_h: f64,
     /// What the scheduler reports about itself (e.g. Synergy-OPT's deployable rounds).
     #[serde(default)]
     pub notes: Vec<String>,
@@ -166,6 +171,7 @@ pub(crate) struct Recorder {
     round_active: Vec<u32>,
     placed_of_tenant: Vec<u32>,
     backlogged: (f64, f64),
+    idle_while_waiting_gpu_s: f64,
 }
 
 /// Tenants past this many are not checked for being backlogged each round (a trace with a
@@ -230,6 +236,7 @@ impl Recorder {
             round_active: Vec::new(),
             placed_of_tenant: Vec::new(),
             backlogged: (0.0, 0.0),
+            idle_while_waiting_gpu_s: 0.0,
         }
     }
 
@@ -250,6 +257,11 @@ impl Recorder {
     }
 
     /// `active` jobs were in the system over [t0, t1].
+    /// GPU-seconds idle in a round while a waiting job could have used them.
+    pub(crate) fn idle_while_waiting(&mut self, gpu_s: f64) {
+        self.idle_while_waiting_gpu_s += gpu_s;
+    }
+
     pub(crate) fn contention(&mut self, t0: f64, t1: f64, active: usize) {
         self.close_round();
         self.active_integral += active as f64 * (t1 - t0);
@@ -472,6 +484,7 @@ impl Recorder {
             backlogged_work_per_hour: (self.backlogged.1 > 0.0)
                 .then(|| self.backlogged.0 / self.backlogged.1),
             backlogged_s: self.backlogged.1,
+            idle_while_waiting_gpu_h: self.idle_while_waiting_gpu_s / 3600.0,
             notes: Vec::new(),
             parties: String::new(),
             tenant_fairness: None,

@@ -340,14 +340,24 @@ fn the_backfill_uses_gpus_the_prices_leave_idle() {
         ..SimConfig::default()
     };
     let strict = run("hadar:strict", &cluster, &jobs, &config);
-    assert!(!idle_while_waiting(&strict, &cluster, &jobs).is_empty());
+    let idle_rounds = idle_while_waiting(&strict, &cluster, &jobs);
+    assert!(!idle_rounds.is_empty());
+    // The engine's own count: one idle K80 for each such 360-s round (the strict template runs
+    // job 1 there for 6 rounds, then lets it wait for the V100 for the 19 left of job 0's
+    // 9,000 s), 1.9 GPU-hours.
+    assert!(
+        (strict.idle_while_waiting_gpu_h - idle_rounds.len() as f64 * 0.1).abs() < 1e-9,
+        "{} against {idle_rounds:?}",
+        strict.idle_while_waiting_gpu_h
+    );
     assert!(strict
         .notes
         .iter()
         .any(|n| n.contains("strict template, no backfill")));
     let hadar = run("hadar", &cluster, &jobs, &config);
     assert!(idle_while_waiting(&hadar, &cluster, &jobs).is_empty());
-    // Both start at once: job 1 on the K80 for the first round.
+    assert_eq!(hadar.idle_while_waiting_gpu_h, 0.0);
+    // Both start at once, job 1 on the K80.
     assert!(
         hadar.jobs.iter().all(|o| o.start_s == Some(0.0)),
         "{:?}",
@@ -384,5 +394,7 @@ proptest! {
         let r = run(policy, &cluster, &jobs, &config);
         let idle = idle_while_waiting(&r, &cluster, &jobs);
         prop_assert!(idle.is_empty(), "{policy}: idle GPUs while a job waited at {idle:?}");
+        // The engine's own count agrees (a job that fits one type's idle GPUs fits the mix).
+        prop_assert_eq!(r.idle_while_waiting_gpu_h, 0.0);
     }
 }
