@@ -706,12 +706,9 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
         &TENANT_LEVEL,
     );
     let mut table = format!(
-        "
-Load sweep: average JCT (hours) of jobs {}..{} of {SWEEP_JOBS}, each run stopped once          they have finished, {SWEEP_TENANTS} tenants, mean over seeds 0-2 with the range (`{}`).         
-
-| mix | jobs/h | {} |
-|---|---|{}
-",
+        "\nLoad sweep: average JCT (hours) of jobs {}..{} of {SWEEP_JOBS}, each run stopped once \
+         they have finished, {SWEEP_TENANTS} tenants, mean over seeds 0-2 with the range (`{}`).\
+         \n\n| mix | jobs/h | {} |\n|---|---|{}\n",
         SWEEP_WINDOW.0,
         SWEEP_WINDOW.1,
         shown_args(&example),
@@ -729,11 +726,7 @@ Load sweep: average JCT (hours) of jobs {}..{} of {SWEEP_JOBS}, each run stopped
                     format!("{:.1} ({lo:.1}-{hi:.1})", mean(&v))
                 })
                 .collect();
-            table.push_str(&format!(
-                "| {mix} | {load} | {} |
-",
-                cells.join(" | ")
-            ));
+            table.push_str(&format!("| {mix} | {load} | {} |\n", cells.join(" | ")));
         }
     }
     let against = [HIERARCHICAL, JOB_LAS, GANDIVA].map(|other| {
