@@ -337,6 +337,14 @@ impl Hadar {
             let state = &view.active[k];
             let job = &view.jobs[state.job];
             let free: Vec<u32> = (0..types).map(|h| pool.free_on_type(h)).collect();
+            // Cheap first: the free GPUs of the types it can use must add up to its size.
+            let usable: u32 = (0..types)
+                .filter(|&h| job.rate[h] > 0.0)
+                .map(|h| free[h])
+                .sum();
+            if usable < job.scale_factor {
+                continue;
+            }
             let comps = &self.compositions[known[k].compositions];
             let best = comps
                 .iter()
