@@ -57,6 +57,9 @@ pub struct SimulateArgs {
     /// Generate this many jobs with Synergy's workload (models from the profiles, by task split).
     #[arg(long, value_name = "N")]
     synthetic_synergy: Option<usize>,
+    /// Most jobs a workload may have (about 650 B a job for each policy run; README, "Limits").
+    #[arg(long, value_name = "N", default_value_t = fairground_sim::limits::DEFAULT_MAX_JOBS)]
+    max_jobs: usize,
     /// Synergy workload: target percentages of image, language and speech jobs.
     #[arg(long, default_value = "20,70,10", value_name = "IMAGE,LANGUAGE,SPEECH")]
     split: String,
@@ -162,6 +165,16 @@ fn parse_id_range(spec: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run(a: SimulateArgs) -> Result<(), String> {
+    // Before anything is generated or read: a typo of one zero too many is refused at once.
+    for (flag, n) in [
+        ("--synthetic", a.synthetic),
+        ("--synthetic-synergy", a.synthetic_synergy),
+    ] {
+        if let Some(n) = n {
+            fairground_sim::limits::check_job_count(n, a.max_jobs)
+                .map_err(|e| format!("{flag}: {e}"))?;
+        }
+    }
     let shape = ServerShape::parse(&a.server_shape).map_err(|e| e.to_string())?;
     let cluster_spec = match (&a.cluster, a.synthetic_synergy) {
         (Some(spec), _) => spec.clone(),
@@ -334,6 +347,7 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         sync_overhead_s: a.sync_overhead,
         share_among,
         tenant_weights,
+        max_jobs: a.max_jobs,
         ..SimConfig::default()
     };
     let mut runs = Vec::new();

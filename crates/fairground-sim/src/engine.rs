@@ -40,6 +40,8 @@ pub struct SimConfig {
     /// Tenants' weights by name (with `share_among` tenants, and gavel-hierarchical's); a tenant
     /// not named has weight 1.
     pub tenant_weights: std::collections::BTreeMap<String, f64>,
+    /// Most jobs a workload may have ([`crate::limits::DEFAULT_MAX_JOBS`] unless raised).
+    pub max_jobs: usize,
 }
 
 /// Default [`SimConfig::sync_overhead_s`]: averaging a model of Gavel's zoo (up to ~0.5 GB of
@@ -61,6 +63,7 @@ impl Default for SimConfig {
             sync_overhead_s: DEFAULT_SYNC_OVERHEAD_S,
             share_among: crate::tenants::ShareAmong::Jobs,
             tenant_weights: std::collections::BTreeMap::new(),
+            max_jobs: crate::limits::DEFAULT_MAX_JOBS,
         }
     }
 }
@@ -97,6 +100,18 @@ fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), S
             u32::MAX - 1
         )));
     }
+    crate::limits::check_job_count(jobs.len(), config.max_jobs).map_err(SimError::Input)?;
+    // Per-job outcomes are keyed by id: two jobs of one id would be one row.
+    let mut seen: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for (k, job) in jobs.iter().enumerate() {
+        if let Some(first) = seen.insert(job.id, k) {
+            return Err(SimError::Input(format!(
+                "job id {} is used twice (the workload's jobs {} and {}, counting from 0): ids \
+                 must be unique",
+                job.id, first, k
+            )));
+        }
+    }
     for job in jobs {
         let at = format!("job {}", job.id);
         if job.rate.len() != cluster.types.len() {
@@ -131,6 +146,7 @@ fn validate(cluster: &Cluster, jobs: &[Job], config: &SimConfig) -> Result<(), S
                 "{at}: GPU memory must be finite and >= 0 MB (got {mb})"
             )));
         }
+        crate::limits::check_job(job).map_err(|e| SimError::Input(format!("{at}: {e}")))?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! per-job completion times and cluster-wide metrics ([`metrics::SimResult`]).
 
 pub mod engine;
+pub mod limits;
 pub mod metrics;
 pub mod mixed;
 pub mod model;

@@ -57,6 +57,15 @@ impl Cluster {
                     "cluster: '{part}': empty or repeated type name"
                 )));
             }
+            // Checked before the servers are made (a typo of 10^9 GPUs would fill the memory).
+            let total = u64::from(cluster.total_gpus()) + u64::from(count);
+            if total > crate::limits::MAX_GPUS {
+                return Err(SimError::Input(format!(
+                    "cluster: '{part}' makes {total} GPUs; at most {} in all (every round walks \
+                     every server; the largest public traces' clusters have under 7,000)",
+                    crate::limits::MAX_GPUS
+                )));
+            }
             cluster.add_type_shaped(name, count, shape);
         }
         if cluster.total_gpus() == 0 {

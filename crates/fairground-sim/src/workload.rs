@@ -500,6 +500,8 @@ pub fn csv_trace(
         .filter_map(|(j, t)| column(&format!("throughput.{t}")).map(|c| (j, c)))
         .collect();
     let mut jobs = Vec::new();
+    // id -> the line that gave it, so a repeated id names both lines.
+    let mut id_line: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for (n, record) in reader.records().enumerate() {
         let at = format!("CSV line {}", n + 2);
         let record = record.map_err(|e| SimError::Input(format!("{at}: {e}")))?;
@@ -562,10 +564,26 @@ pub fn csv_trace(
             _ => model_memory_mb(&job_type),
         };
         let id = match id_col {
-            Some(c) => number(c)? as usize,
+            Some(c) => {
+                let id = number(c)?;
+                // Whole, >= 0 and exact in f64 (ids beyond 2^53 would collide silently).
+                if !(id >= 0.0 && id.fract() == 0.0 && id <= 9_007_199_254_740_992.0) {
+                    return Err(SimError::Input(format!(
+                        "{at}: id must be a whole number >= 0 (got '{}')",
+                        field(c)
+                    )));
+                }
+                id as usize
+            }
             None => jobs.len(),
         };
-        jobs.push(Job {
+        if let Some(first) = id_line.insert(id, n + 2) {
+            return Err(SimError::Input(format!(
+                "{at}: id {id} is also the id on line {first}; ids must be unique (each job's \
+                 outcome is reported by id)"
+            )));
+        }
+        let job = Job {
             id,
             tenant: field(cols[0]).to_string(),
             job_type,
@@ -575,7 +593,9 @@ pub fn csv_trace(
             rate,
             resources,
             gpu_mem_mb,
-        });
+        };
+        crate::limits::check_job(&job).map_err(|e| SimError::Input(format!("{at}: {e}")))?;
+        jobs.push(job);
     }
     Ok(jobs)
 }

@@ -1,0 +1,203 @@
+//! `fairground simulate` at the edges of its input, as issue 53 found them: each typo or absurd
+//! row gets a located message before any work (README, "Limits").
+
+mod common;
+use common::{fairground, temp};
+
+/// Runs `simulate` with `args`, which must fail; returns what it printed on stderr.
+fn refused(args: &[&str]) -> String {
+    let out = fairground(args);
+    assert!(
+        !out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const HEADER: &str = "id,tenant,job_type,arrival_s,total_steps,scale_factor\n";
+
+#[test]
+fn a_cluster_typo_is_refused_before_its_servers_are_made() {
+    let err = refused(&[
+        "simulate",
+        "--synthetic",
+        "10",
+        "--jobs-per-hour",
+        "1",
+        "--cluster",
+        "v100=1000000000",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(
+        err.contains("cluster: 'v100=1000000000' makes 1000000000 GPUs; at most 100000"),
+        "{err}"
+    );
+    // Counted over the types together.
+    let err = refused(&[
+        "simulate",
+        "--synthetic",
+        "10",
+        "--cluster",
+        "v100=60000,k80=60000",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(err.contains("'k80=60000' makes 120000 GPUs"), "{err}");
+}
+
+#[test]
+fn too_many_jobs_are_refused_before_they_are_generated_unless_raised() {
+    let err = refused(&[
+        "simulate",
+        "--synthetic",
+        "100000000",
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(
+        err.contains("--synthetic: 100000000 jobs: at most 2000000"),
+        "{err}"
+    );
+    assert!(err.contains("--max-jobs N raises the limit"), "{err}");
+    let err = refused(&[
+        "simulate",
+        "--synthetic",
+        "5",
+        "--max-jobs",
+        "4",
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(err.contains("5 jobs: at most 4"), "{err}");
+    let out = fairground(&[
+        "simulate",
+        "--synthetic",
+        "5",
+        "--max-jobs",
+        "5",
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A trace is counted too (here by the engine, after reading).
+    let csv = temp(
+        "limits",
+        "three.csv",
+        &format!(
+        "{HEADER}0,a,ResNet-50 (batch size 64),0,100,1\n1,a,ResNet-50 (batch size 64),0,100,1\n\
+         2,a,ResNet-50 (batch size 64),0,100,1\n"
+    ),
+    );
+    let err = refused(&[
+        "simulate",
+        "--trace",
+        &csv,
+        "--max-jobs",
+        "2",
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(err.contains("3 jobs: at most 2"), "{err}");
+}
+
+#[test]
+fn an_absurd_row_is_refused_with_its_line() {
+    // A corrupt duration: 1e15 steps (ResNet-50 runs at about 10 steps/s on one GPU).
+    let csv = temp(
+        "limits",
+        "long.csv",
+        &format!(
+        "{HEADER}0,a,ResNet-50 (batch size 64),0,100,1\n1,a,ResNet-50 (batch size 64),0,1e15,1\n"
+    ),
+    );
+    let err = refused(&[
+        "simulate",
+        "--trace",
+        &csv,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(
+        err.contains("CSV line 3: 1e15 steps take"),
+        "{err}"
+    );
+    assert!(err.contains("at most a year"), "{err}");
+    // Both numbers at 1e308: the arrival is refused first.
+    let csv = temp(
+        "limits",
+        "huge.csv",
+        &format!("{HEADER}0,a,ResNet-50 (batch size 64),1e308,1e308,1\n"),
+    );
+    let err = refused(&[
+        "simulate",
+        "--trace",
+        &csv,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(
+        err.contains("CSV line 2: arrives at 1e308 s, past the 10-year horizon"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_repeated_id_names_both_lines() {
+    let csv = temp(
+        "limits",
+        "dup.csv",
+        &format!(
+        "{HEADER}7,a,ResNet-50 (batch size 64),0,100,1\n8,a,ResNet-50 (batch size 64),0,100,1\n\
+         7,b,ResNet-50 (batch size 64),5,100,1\n"
+    ),
+    );
+    let err = refused(&[
+        "simulate",
+        "--trace",
+        &csv,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(
+        err.contains("CSV line 4: id 7 is also the id on line 2; ids must be unique"),
+        "{err}"
+    );
+    let csv = temp(
+        "limits",
+        "frac.csv",
+        &format!("{HEADER}1.5,a,ResNet-50 (batch size 64),0,100,1\n"),
+    );
+    let err = refused(&[
+        "simulate",
+        "--trace",
+        &csv,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ]);
+    assert!(
+        err.contains("CSV line 2: id must be a whole number >= 0 (got '1.5')"),
+        "{err}"
+    );
+}
