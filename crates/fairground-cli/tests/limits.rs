@@ -133,10 +133,7 @@ fn an_absurd_row_is_refused_with_its_line() {
         "--policy",
         "fifo",
     ]);
-    assert!(
-        err.contains("CSV line 3: 1e15 steps take"),
-        "{err}"
-    );
+    assert!(err.contains("CSV line 3: 1e15 steps take"), "{err}");
     assert!(err.contains("at most a year"), "{err}");
     // Both numbers at 1e308: the arrival is refused first.
     let csv = temp(
