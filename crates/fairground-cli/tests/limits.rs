@@ -16,6 +16,25 @@ fn refused(args: &[&str]) -> String {
 }
 
 const HEADER: &str = "id,tenant,job_type,arrival_s,total_steps,scale_factor\n";
+const ROW: &str = "a,ResNet-50 (batch size 64)";
+
+/// A CSV trace of `rows` (after the header, each `id,` + [`ROW`] + the rest) simulated under fifo
+/// on 4 V100s with `extra` flags, which must fail; returns the message.
+fn trace_refused(name: &str, rows: &[&str], extra: &[&str]) -> String {
+    let body: String = rows.iter().map(|r| format!("{r}\n")).collect();
+    let csv = temp("limits", name, &format!("{HEADER}{body}"));
+    let mut args = vec![
+        "simulate",
+        "--trace",
+        &csv,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+    ];
+    args.extend_from_slice(extra);
+    refused(&args)
+}
 
 #[test]
 fn a_cluster_typo_is_refused_before_its_servers_are_made() {
@@ -92,64 +111,26 @@ fn too_many_jobs_are_refused_before_they_are_generated_unless_raised() {
         String::from_utf8_lossy(&out.stderr)
     );
     // A trace is counted too (here by the engine, after reading).
-    let csv = temp(
-        "limits",
-        "three.csv",
-        &format!(
-        "{HEADER}0,a,ResNet-50 (batch size 64),0,100,1\n1,a,ResNet-50 (batch size 64),0,100,1\n\
-         2,a,ResNet-50 (batch size 64),0,100,1\n"
-    ),
-    );
-    let err = refused(&[
-        "simulate",
-        "--trace",
-        &csv,
-        "--max-jobs",
-        "2",
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-    ]);
+    let rows = [
+        format!("0,{ROW},0,100,1"),
+        format!("1,{ROW},0,100,1"),
+        format!("2,{ROW},0,100,1"),
+    ];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let err = trace_refused("three.csv", &rows, &["--max-jobs", "2"]);
     assert!(err.contains("3 jobs: at most 2"), "{err}");
 }
 
 #[test]
 fn an_absurd_row_is_refused_with_its_line() {
     // A corrupt duration: 1e15 steps (ResNet-50 runs at about 10 steps/s on one GPU).
-    let csv = temp(
-        "limits",
-        "long.csv",
-        &format!(
-        "{HEADER}0,a,ResNet-50 (batch size 64),0,100,1\n1,a,ResNet-50 (batch size 64),0,1e15,1\n"
-    ),
-    );
-    let err = refused(&[
-        "simulate",
-        "--trace",
-        &csv,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-    ]);
+    let (ok, long) = (format!("0,{ROW},0,100,1"), format!("1,{ROW},0,1e15,1"));
+    let err = trace_refused("long.csv", &[&ok, &long], &[]);
     assert!(err.contains("CSV line 3: 1e15 steps take"), "{err}");
     assert!(err.contains("at most a year"), "{err}");
     // Both numbers at 1e308: the arrival is refused first.
-    let csv = temp(
-        "limits",
-        "huge.csv",
-        &format!("{HEADER}0,a,ResNet-50 (batch size 64),1e308,1e308,1\n"),
-    );
-    let err = refused(&[
-        "simulate",
-        "--trace",
-        &csv,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-    ]);
+    let huge = format!("0,{ROW},1e308,1e308,1");
+    let err = trace_refused("huge.csv", &[&huge], &[]);
     assert!(
         err.contains("CSV line 2: arrives at 1e308 s, past the 10-year horizon"),
         "{err}"
@@ -158,41 +139,19 @@ fn an_absurd_row_is_refused_with_its_line() {
 
 #[test]
 fn a_repeated_id_names_both_lines() {
-    let csv = temp(
-        "limits",
-        "dup.csv",
-        &format!(
-        "{HEADER}7,a,ResNet-50 (batch size 64),0,100,1\n8,a,ResNet-50 (batch size 64),0,100,1\n\
-         7,b,ResNet-50 (batch size 64),5,100,1\n"
-    ),
-    );
-    let err = refused(&[
-        "simulate",
-        "--trace",
-        &csv,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-    ]);
+    let rows = [
+        format!("7,{ROW},0,100,1"),
+        format!("8,{ROW},0,100,1"),
+        format!("7,{ROW},5,100,1"),
+    ];
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let err = trace_refused("dup.csv", &rows, &[]);
     assert!(
         err.contains("CSV line 4: id 7 is also the id on line 2; ids must be unique"),
         "{err}"
     );
-    let csv = temp(
-        "limits",
-        "frac.csv",
-        &format!("{HEADER}1.5,a,ResNet-50 (batch size 64),0,100,1\n"),
-    );
-    let err = refused(&[
-        "simulate",
-        "--trace",
-        &csv,
-        "--cluster",
-        "v100=4",
-        "--policy",
-        "fifo",
-    ]);
+    let frac = format!("1.5,{ROW},0,100,1");
+    let err = trace_refused("frac.csv", &[&frac], &[]);
     assert!(
         err.contains("CSV line 2: id must be a whole number >= 0 (got '1.5')"),
         "{err}"
