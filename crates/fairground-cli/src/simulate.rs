@@ -407,6 +407,16 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
     for r in results {
         ok.push(r?);
     }
+    // The policies ran side by side in this process, so the peak is theirs together.
+    if let Some(mb) = peak_memory_mb() {
+        let note = match a.policies.len() {
+            1 => format!("peak memory of this run: {mb:.0} MB"),
+            n => format!("peak memory of this run, all {n} policies together: {mb:.0} MB"),
+        };
+        for r in &mut ok {
+            r.notes.push(note.clone());
+        }
+    }
     if let Some(path) = &a.jobs_csv {
         write_jobs_csv(path, &ok).map_err(|e| format!("{}: {e}", path.display()))?;
         for r in &mut ok {
@@ -495,6 +505,21 @@ fn tenant_lines(f: &fairground_sim::tenants::TenantFairness) -> Vec<String> {
             .into(),
     );
     lines
+}
+
+/// The process's peak resident memory, from the kernel's own accounting (Linux's VmHWM in
+/// /proc/self/status; None elsewhere).
+fn peak_memory_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line
+        .trim_start_matches("VmHWM:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
 }
 
 fn print_table(cluster: &Cluster, total: usize, results: &[SimResult], resources: bool) {

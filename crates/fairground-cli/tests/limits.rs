@@ -2,7 +2,7 @@
 //! row gets a located message before any work (README, "Limits").
 
 mod common;
-use common::{fairground, temp};
+use common::{fairground, json, temp};
 
 /// Runs `simulate` with `args`, which must fail; returns what it printed on stderr.
 fn refused(args: &[&str]) -> String {
@@ -156,4 +156,38 @@ fn a_repeated_id_names_both_lines() {
         err.contains("CSV line 2: id must be a whole number >= 0 (got '1.5')"),
         "{err}"
     );
+}
+
+/// Every run's notes give the process's peak memory (Linux's own accounting): 5,000 jobs under
+/// fifo stay far below the README's budget of about 650 B a job on top of the program itself.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_notes_give_the_peak_memory() {
+    let r = json(&[
+        "simulate",
+        "--synthetic",
+        "5000",
+        "--jobs-per-hour",
+        "30",
+        "--cluster",
+        "v100=8,p100=8",
+        "--policy",
+        "fifo",
+        "--json",
+    ]);
+    let note = r["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .find(|n| n.starts_with("peak memory of this run: "))
+        .unwrap_or_else(|| panic!("no peak memory in {}", r["notes"]))
+        .to_string();
+    let mb: f64 = note
+        .trim_start_matches("peak memory of this run: ")
+        .trim_end_matches(" MB")
+        .parse()
+        .unwrap();
+    // The binary and its tables take tens of MB; 5,000 jobs at 650 B are about 3 MB more.
+    assert!(mb > 1.0 && mb < 200.0, "{note}");
 }
