@@ -15,6 +15,7 @@ pub mod python_random;
 pub mod resources;
 pub mod schedulers;
 pub mod sharing;
+pub mod small_lp;
 pub mod tenants;
 pub mod throughputs;
 pub mod traces;

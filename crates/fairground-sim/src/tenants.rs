@@ -45,6 +45,7 @@
 //! weighted equal split; t does not envy k (where the engine's EF requires it,
 //! [`fairground_core::fairness::must_not_envy`]) when V_t(g_t) >= V_t((w_t / w_k) g_k).
 
+use crate::small_lp::DenseLp;
 use fairground_core::lp::{Lp, LpError};
 use serde::{Deserialize, Serialize};
 
@@ -226,8 +227,78 @@ impl TenantJobs {
         }
     }
 
-    /// The module's LP, for bundles of two or more types.
+    /// The module's LP, for bundles of two or more types: solved by the dense simplex of
+    /// [`crate::small_lp`] (certified optimal), by microlp where that finds no certified optimum.
     fn split_lp(&self, bundle: &[f64]) -> Result<Split, LpError> {
+        match self.split_dense(bundle) {
+            Some(split) => Ok(split),
+            None => self.split_microlp(bundle),
+        }
+    }
+
+    /// The module's LP as a dense program: one variable per class and type it can run on.
+    fn split_dense(&self, bundle: &[f64]) -> Option<Split> {
+        let types = bundle.len();
+        let equal = self.equal_time(bundle);
+        // (class, type) of each variable, in order.
+        let vars: Vec<(usize, usize)> = self
+            .classes
+            .iter()
+            .enumerate()
+            .flat_map(|(c, class)| {
+                (0..types)
+                    .filter(move |&j| class.speedup[j] > 0.0)
+                    .map(move |j| (c, j))
+            })
+            .collect();
+        let speedup = |&(c, j): &(usize, usize)| self.classes[c].speedup[j];
+        let mut lp = DenseLp::maximize(vars.iter().map(speedup).collect());
+        for (j, g) in bundle.iter().enumerate() {
+            if vars.iter().any(|v| v.1 == j) {
+                lp.le(
+                    vars.iter()
+                        .map(|v| if v.1 == j { 1.0 } else { 0.0 })
+                        .collect(),
+                    g.max(0.0),
+                );
+            }
+        }
+        for (c, class) in self.classes.iter().enumerate() {
+            lp.le(
+                vars.iter()
+                    .map(|v| if v.0 == c { 1.0 } else { 0.0 })
+                    .collect(),
+                class.gpus,
+            );
+            // Its equal-time work, a hair below so round-off cannot make the split infeasible.
+            let floor = class.gpus * dot(&class.speedup, &equal.time_share[0]) * (1.0 - 1e-9);
+            lp.ge(
+                vars.iter()
+                    .map(|v| if v.0 == c { speedup(v) } else { 0.0 })
+                    .collect(),
+                floor,
+            );
+        }
+        let sol = lp.solve()?;
+        let mut time_share = vec![vec![0.0; types]; self.classes.len()];
+        for (&(c, j), y) in vars.iter().zip(&sol.x) {
+            time_share[c][j] = y / self.classes[c].gpus;
+        }
+        for x in &mut time_share {
+            // A member runs at most all the time (round-off can leave 1 + 1e-12).
+            let sum: f64 = x.iter().sum();
+            if sum > 1.0 {
+                x.iter_mut().for_each(|v| *v /= sum);
+            }
+        }
+        Some(Split {
+            time_share,
+            utility: sol.objective.max(equal.utility),
+        })
+    }
+
+    /// The module's LP in microlp.
+    fn split_microlp(&self, bundle: &[f64]) -> Result<Split, LpError> {
         let types = bundle.len();
         let equal = self.equal_time(bundle);
         let mut lp = Lp::maximize();
@@ -653,6 +724,64 @@ mod tests {
                 assert!(work >= floor * (1.0 - 1e-12), "{c}: {work} < {floor}");
             }
             assert!(used <= bundle[j] * (1.0 + 1e-12));
+        }
+    }
+
+    /// The dense simplex reaches microlp's optimum of the same LP on random tenants with
+    /// bundles of two and three types (below and above the jobs' GPUs, some classes unable to
+    /// run on some types), and certifies an answer every time.
+    #[test]
+    fn the_dense_split_reaches_microlps_optimum() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+        for _ in 0..400 {
+            let types = rng.random_range(2..5);
+            let mut tenant = TenantJobs::default();
+            for _ in 0..rng.random_range(1..25) {
+                let rates: Vec<f64> = (0..types)
+                    .map(|_| {
+                        if rng.random_bool(0.15) {
+                            0.0
+                        } else {
+                            rng.random_range(0.5..20.0)
+                        }
+                    })
+                    .collect();
+                tenant.add(
+                    speedups(&rates),
+                    [1.0, 2.0, 4.0, 8.0][rng.random_range(0..4)],
+                );
+            }
+            let share = rng.random_range(0.05..1.5) * tenant.gpus();
+            let weights: Vec<f64> = (0..types).map(|_| rng.random_range(0.0..1.0)).collect();
+            let total: f64 = weights.iter().sum();
+            let bundle: Vec<f64> = weights.iter().map(|w| share * w / total).collect();
+            let dense = tenant
+                .split_dense(&bundle)
+                .unwrap_or_else(|| panic!("no certified optimum: {tenant:?} {bundle:?}"));
+            let reference = tenant.split_microlp(&bundle).unwrap();
+            assert!(
+                (dense.utility - reference.utility).abs() <= 1e-7 * reference.utility.max(1.0),
+                "{dense:?} against {reference:?}: {tenant:?} {bundle:?}"
+            );
+            // Checked from the definition: within the bundle, caps, and floors.
+            let equal = tenant.equal_time(&bundle);
+            for j in 0..types {
+                let used: f64 = tenant
+                    .classes
+                    .iter()
+                    .zip(&dense.time_share)
+                    .map(|(c, x)| c.gpus * x[j])
+                    .sum();
+                assert!(used <= bundle[j] * (1.0 + 1e-7) + 1e-9, "type {j}: {used}");
+            }
+            for (c, class) in tenant.classes.iter().enumerate() {
+                let x = &dense.time_share[c];
+                assert!(x.iter().all(|&v| v >= 0.0) && x.iter().sum::<f64>() <= 1.0 + 1e-12);
+                let work = class.gpus * dot(&class.speedup, x);
+                let floor = class.gpus * dot(&class.speedup, &equal.time_share[c]);
+                assert!(work >= floor * (1.0 - 1e-7), "{c}: {work} < {floor}");
+            }
         }
     }
 
