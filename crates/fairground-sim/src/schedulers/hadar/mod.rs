@@ -14,8 +14,10 @@
 //!   active this round so that on an idle cluster every job is admitted
 //!   ([`prices::lower_bound`]).
 //! - *Utility* of a job finishing at slot c: `n D*^2 / c`, D* its remaining work in slots at its
-//!   fastest placement: non-increasing in completion time, equal per GPU-slot for all jobs at
-//!   their best, so jobs compete on how well they use each type (see [`prices`]).
+//!   fastest placement: decreasing in completion time, equal per GPU-slot for all jobs at
+//!   their best, so jobs compete on how well they use each type; the whole remaining work is
+//!   valued, also for a job that outlives the horizon, its slots past it priced at the
+//!   horizon's last slot (see [`prices`]).
 //! - *Schedules*: a start slot and one composition (GPUs per type, summing to the job's scale
 //!   factor: `sum_h y_jh^t in {0, n_j}`) held until the job finishes.
 //! - *Dual step*: each job in turn gets the schedule maximising utility minus priced cost; it

@@ -15,10 +15,13 @@
 //! ```
 //!
 //! so a job is worth, per GPU-slot, 1 when it starts now on its fastest composition (U = 1),
-//! `(D*/d)^2` on a slower one, and less the later it starts: non-increasing in completion time,
-//! and comparable between jobs of any length. Of a job that outlives the horizon, only the
-//! share of its work done inside it counts, `f x (H - s) / d`, against the cost of the slots it
-//! books inside it. The cost of a schedule is
+//! `(D*/d)^2` on a slower one, and less the later it starts: decreasing in its completion time
+//! `s + d`, and comparable between jobs of any length. The papers' stated aim is average (and
+//! total) completion time, so the value of a schedule is that of the job's whole remaining work
+//! finishing at `s + d`, also for a job that outlives the horizon: its completion time is what the
+//! schedule decides. (Before session 27 only the share of such a job's work inside the horizon
+//! counted, `f x (H - s) / d`: a long job's value then ignored when it would finish.) The cost
+//! of a schedule is
 //!
 //! ```text
 //!     sum_{t in [s, s + d)} sum_h y_h p_h^t,     p_h^t = L (U/L)^(g_h^t / C_h)
@@ -28,7 +31,10 @@
 //! could be refused for ever),
 //! with `g_h^t` the GPUs of type h already committed in slot t and `C_h` the type's GPUs: the
 //! exponential price of the online primal-dual literature (OASiS, Bao et al., INFOCOM 2018), at
-//! L when the type is idle and U when it is full.
+//! L when the type is idle and U when it is full. The book knows no slot past the horizon; the
+//! slots a schedule holds there are priced at the book's last slot, `p_h^(H-1)` (ours: the jobs
+//! booked in that slot are the ones still running past it, so its load is the best guess of the
+//! load beyond), and booked nowhere (re-planning every round revises them anyway).
 
 use crate::mixed::MixedRate;
 
@@ -215,7 +221,9 @@ pub fn best_plan(book: &PriceBook, offer: &Offer) -> Option<Plan> {
             }
             // Slots of work inside the horizon; the GPUs are booked for whole slots, but paid
             // for the part of the last one the job uses (so a job about to finish is cheap).
+            // Slots past the horizon are paid at the last slot's price.
             let inside = d.min((horizon - start) as f64);
+            let beyond = d - inside;
             // (`as` truncates: floor for these positive values; libm's ceil is slow here.)
             let full = inside as usize;
             let part = inside - full as f64;
@@ -226,7 +234,7 @@ pub fn best_plan(book: &PriceBook, offer: &Offer) -> Option<Plan> {
             {
                 continue;
             }
-            let utility = n * ideal * ideal / (start as f64 + d) * (inside / d);
+            let utility = n * ideal * ideal / (start as f64 + d);
             let cost: f64 = used
                 .iter()
                 .map(|&(h, g)| {
@@ -235,7 +243,8 @@ pub fn best_plan(book: &PriceBook, offer: &Offer) -> Option<Plan> {
                     } else {
                         0.0
                     };
-                    g * (book.window_price(h, start, full) + last)
+                    let past = beyond * book.price(h, horizon - 1);
+                    g * (book.window_price(h, start, full) + last + past)
                 })
                 .sum();
             if utility - cost > best_surplus {
@@ -258,17 +267,30 @@ pub fn outlives_horizon(book: &PriceBook, offer: &Offer) -> bool {
     offer.remaining_steps / (offer.best_rate * offer.slot_s) >= book.horizon() as f64
 }
 
-/// A quick, exact refusal for jobs that outlive the horizon. For such a job on composition y
-/// from slot s, with `rho_y` = its rate over the fastest, utility is
-/// `n rho_y^2 (H - s) d / (s + d)`, below `n rho_y^2 (H - s)`, and the cost does not depend on
-/// its length; so when `n rho_y^2 (H - s)` does not exceed the cost for any (s, y), every such
-/// job with these rates is refused, however long. Commits only add load, so the verdict holds
-/// for the rest of the round, for every job of the same model.
+/// A quick, exact refusal for jobs that outlive the horizon (D* >= H). For such a job on
+/// composition y (rate `rho` times its fastest) from slot s, as a function of its length D =
+/// D* (in slots at its fastest; d = D / rho):
+///
+/// ```text
+///     utility(D) = n D^2 / (s + D / rho)         convex, its slope rising towards n rho
+///     cost(D)    = A + B (D / rho - (H - s))     A = sum_h y_h (prices of slots s..H)
+///                                                B = sum_h y_h p_h^(H-1)
+/// ```
+///
+/// When `n rho^2 <= B` the surplus falls with D, so it is at most its value at D = H; when
+/// `n rho^2 > B` it grows without bound, and a long enough job is admitted. So every job of
+/// these rates that outlives the horizon is refused exactly when, for every (s, y) that fits,
+/// `n rho^2 <= B` and the surplus at D = H is at most 0. Commits only add load (A and B only
+/// grow), so the verdict holds for the rest of the round, for every job of the same model.
 pub fn refused_however_long(book: &PriceBook, offer: &Offer) -> bool {
     let n = f64::from(offer.scale_factor);
     let horizon = book.horizon();
+    let h_slots = horizon as f64;
     offer.compositions.iter().all(|y| {
         let rho = offer.rule.rate_of(offer.rate, offer.scale_factor, y) / offer.best_rate;
+        if rho <= 0.0 {
+            return true;
+        }
         (0..horizon).all(|start| {
             let slots = horizon - start;
             if !y
@@ -278,13 +300,17 @@ pub fn refused_however_long(book: &PriceBook, offer: &Offer) -> bool {
             {
                 return true;
             }
-            let cost: f64 = y
-                .iter()
-                .enumerate()
-                .filter(|(_, &g)| g > 0)
+            let held = y.iter().enumerate().filter(|(_, &g)| g > 0);
+            let a: f64 = held
+                .clone()
                 .map(|(h, &g)| f64::from(g) * book.window_price(h, start, slots))
                 .sum();
-            n * rho * rho * slots as f64 <= cost
+            let b: f64 = held
+                .map(|(h, &g)| f64::from(g) * book.price(h, horizon - 1))
+                .sum();
+            let d = h_slots / rho;
+            let utility = n * h_slots * h_slots / (start as f64 + d);
+            n * rho * rho <= b && utility <= a + b * (d - slots as f64)
         })
     })
 }
@@ -397,8 +423,8 @@ mod tests {
             compositions: &comps,
         };
         // Idle: type 0 now: utility 1 x 16 / 4 = 4, cost 4 slots x 0.25 = 1 -> surplus 3.
-        // Type 1 now: d = 8, only 4 slots inside: 16 / 8 x 4/8 = 1, cost 1 -> 0. Later starts
-        // lose utility at the same cost.
+        // Type 1 now: d = 8 (4 slots past the horizon, at the last slot's 0.25): utility
+        // 16 / 8 = 2, cost 8 x 0.25 = 2 -> 0. Later starts lose utility at the same cost.
         let plan = best_plan(&book, &offer).unwrap();
         assert_eq!(
             (plan.start, plan.counts.clone(), plan.slots),
@@ -406,8 +432,9 @@ mod tests {
         );
         assert!((plan.utility - 4.0).abs() < 1e-12 && (plan.cost - 1.0).abs() < 1e-12);
         // Type 0 booked in slots 0-1 (price there is now U = 1, and it is full): the job can
-        // start on type 0 at slot 2 (2 slots inside: 16/6 x 2/4 = 4/3, cost 0.5, surplus 5/6)
-        // or on type 1 now (surplus 0): it waits for type 0.
+        // start on type 0 at slot 2 (utility 16/6 = 8/3; 2 slots inside and 2 past the
+        // horizon, all at 0.25: cost 1; surplus 5/3), at slot 3 (16/7 - 1 = 9/7), or on type 1
+        // now (surplus 0): it waits for type 0, booking the 2 slots inside.
         book.commit(&Plan {
             start: 0,
             counts: vec![1, 0],
@@ -422,7 +449,7 @@ mod tests {
             (plan.start, plan.counts.clone(), plan.slots),
             (2, vec![1, 0], 2)
         );
-        assert!((plan.utility - plan.cost - 5.0 / 6.0).abs() < 1e-12);
+        assert!((plan.utility - plan.cost - 5.0 / 3.0).abs() < 1e-12);
         // With type 0 booked throughout, type 1 now has surplus 0: not admitted.
         book.commit(&Plan {
             start: 2,
@@ -472,6 +499,70 @@ mod tests {
         for steps in [8.0, 50.0, 1e6] {
             assert_eq!(best_plan(&book, &offer(steps)), None, "{steps} steps");
         }
+    }
+
+    /// The quick refusal is exact on random books: where it refuses, no length of job that
+    /// outlives the horizon is admitted; where it does not, some length is.
+    #[test]
+    fn quick_refusal_is_exact_on_random_books() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+        let comps = compositions(2, &[true, true], &[4, 4]).0;
+        let (mut refused, mut admitted) = (0, 0);
+        for _ in 0..300 {
+            let mut book = PriceBook::new(vec![4, 4], 5, rng.random_range(0.01..0.3));
+            for _ in 0..rng.random_range(0..12) {
+                let start = rng.random_range(0..5);
+                let mut counts = vec![0, 0];
+                counts[rng.random_range(0..2)] = 1;
+                let plan = Plan {
+                    start,
+                    counts,
+                    slots: rng.random_range(1..=5 - start),
+                    utility: 0.0,
+                    cost: 0.0,
+                };
+                let fits = (0..2).all(|h| book.fits(h, start, plan.slots, plan.counts[h]));
+                if fits {
+                    book.commit(&plan);
+                }
+            }
+            let rates: [f64; 2] = [rng.random_range(1.0..4.0), rng.random_range(0.2..4.0)];
+            let best = rates[0].max(rates[1]);
+            let offer = |steps: f64| Offer {
+                scale_factor: 2,
+                rate: &rates,
+                remaining_steps: steps,
+                slot_s: 1.0,
+                rule: MixedRate::Slowest,
+                best_rate: best,
+                compositions: &comps,
+            };
+            // D* (slots at the fastest) from the horizon up.
+            let lengths = [1.0, 1.5, 3.0, 10.0, 1e3, 1e6].map(|k| k * 5.0 * best);
+            if refused_however_long(&book, &offer(lengths[0])) {
+                refused += 1;
+                for steps in lengths {
+                    assert_eq!(
+                        best_plan(&book, &offer(steps)),
+                        None,
+                        "{steps} steps: {book:?}"
+                    );
+                }
+            } else {
+                admitted += 1;
+                assert!(
+                    lengths
+                        .iter()
+                        .any(|&steps| best_plan(&book, &offer(steps)).is_some()),
+                    "{book:?} {rates:?}"
+                );
+            }
+        }
+        assert!(
+            refused > 10 && admitted > 10,
+            "{refused} refused, {admitted} admitted"
+        );
     }
 
     /// A job with a tenth of a slot left pays a tenth of a slot: on the idle type 1 of the book
