@@ -22,6 +22,7 @@ macro_rules! out_part {
 }
 
 mod simulate;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 use fairground_core::report::{self, PolicyReport};
@@ -84,6 +85,9 @@ enum Command {
     },
     /// Replay a workload on a cluster under one or more scheduling policies.
     Simulate(Box<simulate::SimulateArgs>),
+    /// Run a grid of simulations from a spec file (policies x loads x seeds x clusters ...),
+    /// sharded for a batch system; `sweep merge` joins the shards.
+    Sweep(Box<sweep::SweepArgs>),
     /// List the policies.
     Policies,
 }
@@ -109,6 +113,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Simulate(args) => simulate::run(*args),
+        Command::Sweep(args) => sweep::run(*args),
         Command::Frontier {
             scenario,
             step,

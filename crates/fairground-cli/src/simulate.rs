@@ -164,7 +164,22 @@ fn parse_id_range(spec: &str) -> Result<(usize, usize), String> {
     Ok((a, b))
 }
 
+/// A run made ready: the cluster, the workload and the engine's settings, every flag checked.
+pub struct Prepared {
+    pub cluster: Cluster,
+    pub jobs: Vec<Job>,
+    pub config: SimConfig,
+    /// Whether the table shows CPU and memory columns (Synergy's runs, steady-state ids).
+    resources: bool,
+}
+
 pub fn run(a: SimulateArgs) -> Result<(), String> {
+    let prepared = prepare(&a)?;
+    run_prepared(&a, prepared)
+}
+
+/// Everything before the policies run: flags checked, cluster made, workload generated or read.
+pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
     // Before anything is generated or read: a typo of one zero too many is refused at once.
     for (flag, n) in [
         ("--synthetic", a.synthetic),
@@ -350,6 +365,24 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         max_jobs: a.max_jobs,
         ..SimConfig::default()
     };
+    Ok(Prepared {
+        cluster,
+        jobs,
+        config,
+        resources: measure_ids.is_some() || synergy_run,
+    })
+}
+
+/// The policies' schedulers and runs them side by side (the rest of [`run`]).
+fn run_prepared(
+    a: &SimulateArgs,
+    Prepared {
+        cluster,
+        jobs,
+        config,
+        resources,
+    }: Prepared,
+) -> Result<(), String> {
     let mut runs = Vec::new();
     for name in &a.policies {
         runs.push((
@@ -431,7 +464,7 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
         };
         out!("{}", text.map_err(|e| e.to_string())?);
     } else {
-        print_table(&cluster, total, &ok, measure_ids.is_some() || synergy_run);
+        print_table(&cluster, total, &ok, resources);
     }
     Ok(())
 }

@@ -1,0 +1,253 @@
+//! `fairground sweep`: the shipped example runs and agrees with `simulate`, shards merged give the
+//! one run's rows, a restarted sweep keeps its finished cases, and bad specs, shards and folders
+//! are refused with located messages before anything is lost.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+/// The shipped example spec (from the repository root).
+fn example() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../experiments/example.toml")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A fresh scratch folder named after the test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fairground-sweep-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn sweep(args: &[&str]) -> String {
+    let mut all = vec!["sweep"];
+    all.extend(args);
+    let out = common::fairground(&all);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn refused(args: &[&str]) -> String {
+    let mut all = vec!["sweep"];
+    all.extend(args);
+    let out = common::fairground(&all);
+    assert!(!out.status.success(), "accepted: {args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// results.csv as rows of fields (header first).
+fn rows(dir: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect()
+}
+
+/// The rows without the wall-time column (which differs from run to run).
+fn without_wall(rows: &[Vec<String>]) -> Vec<Vec<String>> {
+    let wall = rows[0].iter().position(|c| c == "wall_s").unwrap();
+    rows.iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.remove(wall);
+            r
+        })
+        .collect()
+}
+
+/// The example: 2 loads x 2 seeds, 2 policies: 8 tidy rows, and each row says what
+/// `fairground simulate` says of the same case.
+#[test]
+fn the_example_writes_a_tidy_row_per_case_and_policy_as_simulate_would() {
+    let out = scratch("example");
+    let dir = out.to_str().unwrap();
+    sweep(&[&example(), "--out", dir]);
+    let rows = rows(&out);
+    assert_eq!(
+        rows[0][..4],
+        ["case", "jobs_per_hour", "seed", "policy"].map(String::from)
+    );
+    assert_eq!(rows.len(), 1 + 8);
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let row = rows
+        .iter()
+        .find(|r| {
+            r[col("jobs_per_hour")] == "4" && r[col("seed")] == "1" && r[col("policy")] == "fifo"
+        })
+        .expect("the case jobs-per-hour=4 seed=1 under fifo");
+    assert_eq!(row[0], "jobs-per-hour=4 seed=1");
+    let alone = common::json(&[
+        "simulate",
+        "--synthetic",
+        "300",
+        "--jobs-per-hour",
+        "4",
+        "--seed",
+        "1",
+        "--cluster",
+        "v100=4,p100=4,k80=4",
+        "--policy",
+        "fifo",
+        "--json",
+    ]);
+    let avg_h = alone["avg_jct_s"].as_f64().unwrap() / 3600.0;
+    let swept: f64 = row[col("avg_jct_h")].parse().unwrap();
+    assert!((swept - avg_h).abs() < 1e-5, "{swept} against {avg_h}");
+    assert_eq!(
+        row[col("jobs_done")],
+        alone["jobs_completed"].as_u64().unwrap().to_string()
+    );
+    let spec = std::fs::read_to_string(out.join("spec.toml")).unwrap();
+    assert!(spec.contains("# spec-hash: ") && spec.contains("jobs-per-hour = [2, 4]"));
+    assert!(rows[1..].iter().all(|r| r.last() == rows[1].last()));
+}
+
+/// Two shards in two processes at once, merged, give the rows of one run, in grid order.
+#[test]
+fn two_shards_merged_give_the_rows_of_one_run() {
+    let (one, a, b, merged) = (
+        scratch("one"),
+        scratch("shard-a"),
+        scratch("shard-b"),
+        scratch("merged"),
+    );
+    let spec = example();
+    let bin = env!("CARGO_BIN_EXE_fairground");
+    let shard = |dir: &Path, s: &str| {
+        std::process::Command::new(bin)
+            .args(["sweep", &spec, "--out", dir.to_str().unwrap(), "--shard", s])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let (mut first, mut second) = (shard(&a, "0/2"), shard(&b, "1/2"));
+    assert!(first.wait().unwrap().success() && second.wait().unwrap().success());
+    assert_eq!(rows(&a).len(), 1 + 4);
+    sweep(&[&spec, "--out", one.to_str().unwrap()]);
+    let said = sweep(&[
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(said.contains("8 rows (4 of 4 cases)"), "{said}");
+    assert_eq!(without_wall(&rows(&merged)), without_wall(&rows(&one)));
+}
+
+/// A sweep killed after some cases (its file holding finished cases and a torn line) finishes
+/// the rest when run again, and keeps the finished rows as they were (their wall times too: not
+/// run again).
+#[test]
+fn a_restarted_sweep_runs_only_the_cases_not_finished() {
+    let out = scratch("resume");
+    let dir = out.to_str().unwrap();
+    sweep(&[&example(), "--out", dir]);
+    let full = rows(&out);
+    // As a kill leaves it: the first case's two rows, and half of the next row.
+    let text = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let torn = format!(
+        "{}\n{}\n{}\n{}",
+        lines[0],
+        lines[1],
+        lines[2],
+        &lines[3][..20]
+    );
+    std::fs::write(out.join("results.csv"), torn).unwrap();
+    let said = sweep(&[&example(), "--out", dir]);
+    assert!(said.contains("(1 already there)"), "{said}");
+    let again = rows(&out);
+    assert_eq!(again.len(), full.len());
+    assert_eq!(again[1..3], full[1..3], "the finished case was run again");
+    let mut sorted = without_wall(&again);
+    let mut expected = without_wall(&full);
+    sorted.sort();
+    expected.sort();
+    assert_eq!(sorted, expected);
+}
+
+#[test]
+fn bad_specs_shards_and_folders_are_refused_with_located_messages() {
+    let spec = |name: &str, text: &str| common::temp("sweep", name, text);
+    let typo = spec(
+        "typo.toml",
+        "policy = [\"fifo\"]\nsynthetic = 10\nclustr = \"v100=1\"\n",
+    );
+    let e = refused(&[&typo, "--out", scratch("typo").to_str().unwrap()]);
+    assert!(e.contains("typo.toml:3: clustr: unknown key"), "{e}");
+    let policy = spec(
+        "policy.toml",
+        "synthetic = 10\npolicy = [\"fifo\", \"nope\"]\n",
+    );
+    let e = refused(&[&policy, "--out", scratch("policy").to_str().unwrap()]);
+    assert!(
+        e.contains("policy.toml:2: policy: unknown policy 'nope'"),
+        "{e}"
+    );
+    let cluster = spec(
+        "cluster.toml",
+        "policy = \"fifo\"\nsynthetic = 10\ncluster = [\"v100=1\", \"v100=x\"]\n",
+    );
+    let e = refused(&[&cluster, "--out", scratch("cluster").to_str().unwrap()]);
+    assert!(
+        e.contains("cluster.toml:3: cluster:") && e.contains("v100=x"),
+        "{e}"
+    );
+    let trace = spec(
+        "trace.toml",
+        "policy = \"fifo\"\ntrace = \"missing.trace\"\n",
+    );
+    let e = refused(&[&trace, "--out", scratch("trace").to_str().unwrap()]);
+    assert!(e.contains("trace.toml:2: trace: no such file"), "{e}");
+    let value = spec("value.toml", "policy = \"fifo\"\njobs_per_hour = \"abc\"\n");
+    let e = refused(&[&value, "--out", scratch("value").to_str().unwrap()]);
+    assert!(
+        e.contains("value.toml:2: jobs_per_hour: invalid value 'abc'"),
+        "{e}"
+    );
+    // None of these made its folder.
+    assert!(!scratch("typo").exists());
+
+    let out = scratch("guarded");
+    let dir = out.to_str().unwrap();
+    let e = refused(&[&example(), "--out", dir, "--shard", "2/2"]);
+    assert!(e.contains("--shard 2/2: the index must be below"), "{e}");
+    sweep(&[&example(), "--out", dir, "--shard", "0/2"]);
+    let before = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let e = refused(&[&example(), "--out", dir, "--shard", "1/2"]);
+    assert!(
+        e.contains("holds shard 0/2's results, not shard 1/2's"),
+        "{e}"
+    );
+    let other = spec(
+        "other.toml",
+        "policy = \"fifo\"\nsynthetic = 20\ncluster = \"v100=2\"\n",
+    );
+    let e = refused(&[&other, "--out", dir]);
+    assert!(e.contains("holds the results of another spec"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.csv")).unwrap(),
+        before
+    );
+    let elsewhere = scratch("other");
+    sweep(&[&other, "--out", elsewhere.to_str().unwrap()]);
+    let e = refused(&[
+        "merge",
+        dir,
+        elsewhere.to_str().unwrap(),
+        "--out",
+        scratch("mixed").to_str().unwrap(),
+    ]);
+    assert!(e.contains("shards of different specs do not merge"), "{e}");
+}
