@@ -21,6 +21,7 @@ macro_rules! out_part {
     }};
 }
 
+mod plots;
 mod simulate;
 mod sweep;
 

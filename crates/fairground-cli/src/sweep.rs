@@ -14,6 +14,7 @@
 //! policies have run, so a sweep that is stopped and started again (a preempted array task) keeps
 //! every finished case and runs only the others; a torn last line is dropped.
 
+use crate::plots::{jct_quantiles, write_plots};
 use crate::simulate::{prepare, Prepared, SimulateArgs};
 use clap::{Args, FromArgMatches};
 use fairground_sim::metrics::SimResult;
@@ -485,6 +486,28 @@ fn read_stamp(path: &Path) -> Result<Option<(Stamp, String)>, String> {
     Ok(Some((Stamp { hash, shard }, body)))
 }
 
+/// `jct_quantiles.csv`'s columns.
+const QUANTILE_HEADER: [&str; 4] = ["case", "policy", "quantile", "jct_h"];
+
+/// The rows of `jct_quantiles.csv` (complete lines) of the cases in `done`.
+fn kept_quantile_rows(path: &Path, done: &HashSet<String>) -> Result<Vec<Vec<String>>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let complete = text.rfind('\n').map_or("", |end| &text[..=end]);
+    let mut reader = csv::ReaderBuilder::new().from_reader(complete.as_bytes());
+    let mut rows = Vec::new();
+    for row in reader.records() {
+        let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
+        if done.contains(&row[0]) {
+            rows.push(row.iter().map(str::to_string).collect());
+        }
+    }
+    Ok(rows)
+}
+
 /// Rows already in `results.csv` (complete lines only), by case key, with every policy's row.
 fn finished_rows(path: &Path, spec: &Spec) -> Result<(Vec<Vec<String>>, HashSet<String>), String> {
     let text = match std::fs::read_to_string(path) {
@@ -590,7 +613,9 @@ fn sweep(
             out.display()
         ));
     }
+    let quantiles_path = out.join("jct_quantiles.csv");
     let (kept, done) = finished_rows(&results_path, &spec)?;
+    let kept_quantiles = kept_quantile_rows(&quantiles_path, &done)?;
     std::fs::write(&stamp_path, stamp_text(&spec, spec_path, shard, &text))
         .map_err(|e| format!("{}: {e}", stamp_path.display()))?;
     // The file again from its finished cases (a torn line or a half-written case goes).
@@ -600,6 +625,12 @@ fn sweep(
     }
     std::fs::write(&results_path, &file_text)
         .map_err(|e| format!("{}: {e}", results_path.display()))?;
+    let mut quantile_text = csv_line(&QUANTILE_HEADER.map(String::from))?;
+    for row in &kept_quantiles {
+        quantile_text.extend(csv_line(row)?);
+    }
+    std::fs::write(&quantiles_path, &quantile_text)
+        .map_err(|e| format!("{}: {e}", quantiles_path.display()))?;
 
     let mine: Vec<usize> = cases
         .iter()
@@ -635,6 +666,12 @@ fn sweep(
             .append(true)
             .open(&results_path)
             .map_err(|e| format!("{}: {e}", results_path.display()))?,
+    );
+    let quantile_file = Mutex::new(
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&quantiles_path)
+            .map_err(|e| format!("{}: {e}", quantiles_path.display()))?,
     );
     let next = AtomicUsize::new(0);
     let cases_done = AtomicUsize::new(0);
@@ -674,19 +711,31 @@ fn sweep(
                 let outcome = run_task(&spec, &cases[c], &args[c], &states[&c], p);
                 running.fetch_sub(1, Ordering::Relaxed);
                 match outcome {
-                    Ok(Some(rows)) => {
-                        let mut bytes = Vec::new();
-                        for row in &rows {
-                            match csv_line(row) {
-                                Ok(line) => bytes.extend(line),
-                                Err(e) => {
-                                    if let Ok(mut f) = failure.lock() {
-                                        f.get_or_insert(e);
-                                    }
-                                    return;
+                    Ok(Some(finished)) => {
+                        // Quantiles first: a case's results rows are the mark that it is done.
+                        let lines = |rows: &mut dyn Iterator<Item = &Vec<String>>| {
+                            rows.map(|r| csv_line(r)).collect::<Result<Vec<_>, _>>()
+                        };
+                        let written = lines(&mut finished.iter().flat_map(|f| &f.1))
+                            .and_then(|q| Ok((q, lines(&mut finished.iter().map(|f| &f.0))?)))
+                            .and_then(|(q, r)| {
+                                let mut qf = quantile_file
+                                    .lock()
+                                    .map_err(|_| "a writer panicked".to_string())?;
+                                qf.write_all(&q.concat())
+                                    .and_then(|()| qf.flush())
+                                    .map_err(|e| format!("{}: {e}", quantiles_path.display()))?;
+                                Ok(r.concat())
+                            });
+                        let bytes = match written {
+                            Ok(bytes) => bytes,
+                            Err(e) => {
+                                if let Ok(mut f) = failure.lock() {
+                                    f.get_or_insert(e);
                                 }
+                                return;
                             }
-                        }
+                        };
                         let written = file
                             .lock()
                             .map_err(|_| "a writer panicked".to_string())
@@ -725,6 +774,7 @@ fn sweep(
             results_path.display()
         ));
     }
+    let plots = write_plots(out)?;
     let resumed = if skipped > 0 {
         format!(" ({skipped} already there)")
     } else {
@@ -741,6 +791,7 @@ fn sweep(
         started.elapsed().as_secs_f64(),
         results_path.display()
     );
+    println!("plots: {} in {}", plots.len(), out.join("plots").display());
     Ok(())
 }
 
@@ -762,7 +813,7 @@ fn run_task(
     args: &SimulateArgs,
     state: &Mutex<CaseState>,
     p: usize,
-) -> Result<Option<Vec<Vec<String>>>, String> {
+) -> Result<Option<Vec<Finished>>, String> {
     let prepared = {
         let mut s = state.lock().map_err(|_| "a case's lock was poisoned")?;
         s.prepared(args)?
@@ -798,17 +849,38 @@ fn run_task(
     row.extend(case.values.iter().cloned());
     row.extend(metric_fields(&result, prepared.jobs.len(), &gpus, wall));
     row.push(spec.hash.clone());
+    let jcts: Vec<f64> = result
+        .jobs
+        .iter()
+        .filter_map(|j| j.jct_s)
+        .map(|s| s / 3600.0)
+        .collect();
+    let quantiles = jct_quantiles(&jcts)
+        .into_iter()
+        .map(|(q, jct)| {
+            vec![
+                case.key.clone(),
+                name.clone(),
+                format!("{q:.2}"),
+                format!("{jct:.6}"),
+            ]
+        })
+        .collect();
     let mut s = state.lock().map_err(|_| "a case's lock was poisoned")?;
-    Ok(s.finish(p, row))
+    Ok(s.finish(p, (row, quantiles)))
 }
 
 /// A case's shared state: its workload (made by its first task, dropped when its last policy is
 /// done) and its rows.
 struct CaseState {
     prepared: Option<Arc<Prepared>>,
-    rows: Vec<Option<Vec<String>>>,
+    /// Per policy: its results row and its JCT quantile rows.
+    rows: Vec<Option<Finished>>,
     left: usize,
 }
+
+/// A (case, policy)'s results row and its `jct_quantiles.csv` rows.
+type Finished = (Vec<String>, Vec<Vec<String>>);
 
 impl CaseState {
     fn prepared(&mut self, args: &SimulateArgs) -> Result<Arc<Prepared>, String> {
@@ -819,7 +891,7 @@ impl CaseState {
     }
 
     /// Policy p's row; all the case's rows (in the spec's policy order) once every one is in.
-    fn finish(&mut self, p: usize, row: Vec<String>) -> Option<Vec<Vec<String>>> {
+    fn finish(&mut self, p: usize, row: Finished) -> Option<Vec<Finished>> {
         self.rows[p] = Some(row);
         self.left -= 1;
         if self.left > 0 {
@@ -933,6 +1005,30 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<(), String> {
     std::fs::write(out.join("spec.toml"), head + &body)
         .map_err(|e| format!("{}: {e}", out.display()))?;
     std::fs::write(out.join("results.csv"), text).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut quantiles = Vec::new();
+    for dir in dirs {
+        let path = dir.join("jct_quantiles.csv");
+        if path.exists() {
+            let cases: HashSet<String> = rows.iter().map(|r| r[0].clone()).collect();
+            quantiles.extend(kept_quantile_rows(&path, &cases)?);
+        }
+    }
+    quantiles.sort_by_key(|r| {
+        (
+            order.get(&r[0]).copied().unwrap_or(usize::MAX),
+            policy_order
+                .get(r[1].as_str())
+                .copied()
+                .unwrap_or(usize::MAX),
+        )
+    });
+    let mut qtext = csv_line(&QUANTILE_HEADER.map(String::from))?;
+    for row in &quantiles {
+        qtext.extend(csv_line(row)?);
+    }
+    std::fs::write(out.join("jct_quantiles.csv"), qtext)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let plots = write_plots(out)?;
     let cases: HashSet<&String> = rows.iter().map(|r| &r[0]).collect();
     let missing = order.len() - cases.len().min(order.len());
     println!(
@@ -947,5 +1043,6 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<(), String> {
         },
         out.join("results.csv").display()
     );
+    println!("plots: {} in {}", plots.len(), out.join("plots").display());
     Ok(())
 }

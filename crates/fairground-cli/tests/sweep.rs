@@ -110,6 +110,40 @@ fn the_example_writes_a_tidy_row_per_case_and_policy_as_simulate_would() {
     let spec = std::fs::read_to_string(out.join("spec.toml")).unwrap();
     assert!(spec.contains("# spec-hash: ") && spec.contains("jobs-per-hour = [2, 4]"));
     assert!(rows[1..].iter().all(|r| r.last() == rows[1].last()));
+
+    // The plots: average JCT against load (a line per policy through its two loads, at the
+    // mean over the two seeds, a band over them) and a CDF per load.
+    let plots: Vec<String> = std::fs::read_dir(out.join("plots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for name in [
+        "avg_jct.svg",
+        "jct_cdf-jobs_per_hour=2.svg",
+        "jct_cdf-jobs_per_hour=4.svg",
+    ] {
+        assert!(plots.contains(&name.to_string()), "{plots:?}");
+    }
+    let svg = std::fs::read_to_string(out.join("plots/avg_jct.svg")).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    for policy in ["gavel-las", "fifo"] {
+        let line = svg
+            .split("<polyline")
+            .skip(1)
+            .find(|l| l.contains(&format!("data-series=\"{policy}\"")))
+            .unwrap_or_else(|| panic!("no line for {policy}"));
+        let points = line
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert_eq!(points.split(' ').count(), 2, "{points}");
+    }
+    assert_eq!(svg.matches("class=\"band\"").count(), 2);
+    let quantiles = std::fs::read_to_string(out.join("jct_quantiles.csv")).unwrap();
+    assert_eq!(quantiles.lines().count(), 1 + 8 * 101);
 }
 
 /// Two shards in two processes at once, merged, give the rows of one run, in grid order.
@@ -143,6 +177,17 @@ fn two_shards_merged_give_the_rows_of_one_run() {
     ]);
     assert!(said.contains("8 rows (4 of 4 cases)"), "{said}");
     assert_eq!(without_wall(&rows(&merged)), without_wall(&rows(&one)));
+    for file in [
+        "jct_quantiles.csv",
+        "plots/avg_jct.svg",
+        "plots/jct_cdf-jobs_per_hour=4.svg",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(merged.join(file)).unwrap(),
+            std::fs::read_to_string(one.join(file)).unwrap(),
+            "{file}"
+        );
+    }
 }
 
 /// A sweep killed after some cases (its file holding finished cases and a torn line) finishes

@@ -1,7 +1,7 @@
 use super::shorten;
 use crate::palette::type_colour;
 use crate::scale::{nice_ticks, tick_label, LinearScale};
-use crate::svg::SvgNode;
+use crate::svg::{SvgNode, SvgRender};
 use fairground_core::{Allocation, Instance};
 use std::rc::Rc;
 use yew::prelude::*;

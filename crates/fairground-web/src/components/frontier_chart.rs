@@ -1,6 +1,7 @@
-use super::line_chart::{grid_and_ticks, legend_entries};
 use crate::palette::type_colour;
 use crate::scale::{legend_layout, nice_ticks, range_ticks, LinearScale};
+use crate::svg::SvgRender;
+use fairground_chart::line::{grid_and_ticks, legend_entries};
 use fairground_core::frontier::Frontier;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -59,8 +60,8 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid="frontier-chart"
              aria-label="most efficient allocation against the relaxation eps of each guarantee">
-            { legend_entries(&labels, &legend) }
-            { grid_and_ticks(&xt, &yt, &x, &y, (left, w - 16.0, top, h - bottom)) }
+            { for legend_entries(&labels, &legend).iter().map(SvgRender::to_html) }
+            { for grid_and_ticks(&xt, &yt, &x, &y, (left, w - 16.0, top, h - bottom)).iter().map(SvgRender::to_html) }
             { for f.curves.iter().enumerate().map(|(k, c)| {
                 let path: Vec<String> = f.eps.iter().zip(&c.efficiency)
                     .map(|(&e, &v)| format!("{:.2},{:.2}", x.map(e), y.map(v))).collect();

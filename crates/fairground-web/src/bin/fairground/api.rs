@@ -23,6 +23,7 @@ use fairground_web::sim_worker::{self, SimRequest, Workload};
 use fairground_web::state::{
     MAX_INTERACTIVE_PAIRS, MAX_INTERACTIVE_TENANTS, MAX_INTERACTIVE_TYPES,
 };
+use fairground_web::svg::SvgRender;
 use fairground_web::worker::with_remembered_rows;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;

@@ -1,0 +1,8 @@
+//! Charts as data, with no web dependency: an SVG element tree ([`svg::SvgNode`]), the scale math
+//! ([`scale`]), the palette ([`palette`]) and the line/CDF chart ([`line`]). The playground draws
+//! them through Yew or the DOM, the CLI writes them as `.svg` files.
+
+pub mod line;
+pub mod palette;
+pub mod scale;
+pub mod svg;
