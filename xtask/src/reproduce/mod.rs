@@ -12,6 +12,7 @@ mod sjf_bsbf;
 mod synergy;
 
 use crate::{cmd, project_root};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -107,6 +108,51 @@ impl Cli {
             ));
         }
         serde_json::from_slice(&out.stdout).map_err(|e| format!("{shown}: bad JSON: {e}"))
+    }
+
+    /// Runs `fairground sweep experiments/SPEC --out target/reproduce-sweeps/NAME` from an empty
+    /// folder (the engine may have changed since a previous run) and reads its results.csv: one
+    /// map of column to value per (case, policy) row.
+    pub fn sweep(&self, spec: &str) -> Result<Vec<BTreeMap<String, String>>, String> {
+        let root = project_root();
+        let name = spec.trim_end_matches(".toml");
+        let out = root.join("target").join("reproduce-sweeps").join(name);
+        let _ = std::fs::remove_dir_all(&out);
+        let spec_path = root.join("experiments").join(spec);
+        eprintln!(
+            "==> fairground sweep experiments/{spec} --out {}",
+            out.display()
+        );
+        let status = Command::new(self.path())
+            .arg("sweep")
+            .arg(&spec_path)
+            .arg("--out")
+            .arg(&out)
+            .status()
+            .map_err(|e| format!("{}: {e}", self.path().display()))?;
+        if !status.success() {
+            return Err(format!("fairground sweep experiments/{spec} failed"));
+        }
+        let path = out.join("results.csv");
+        let mut reader =
+            csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let head: Vec<String> = reader
+            .headers()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        reader
+            .records()
+            .map(|r| {
+                let r = r.map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(head
+                    .iter()
+                    .cloned()
+                    .zip(r.iter().map(str::to_string))
+                    .collect())
+            })
+            .collect()
     }
 
     fn path(&self) -> &Path {
