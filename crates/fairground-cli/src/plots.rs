@@ -36,7 +36,8 @@ pub fn jct_quantiles(jcts: &[f64]) -> Vec<(f64, f64)> {
         .collect()
 }
 
-fn read_csv(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>), String> {
+/// A CSV file's header and rows.
+pub(crate) fn read_csv(path: &Path) -> Result<(Vec<String>, Vec<Vec<String>>), String> {
     let mut reader =
         csv::Reader::from_path(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let head = reader

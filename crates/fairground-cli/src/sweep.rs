@@ -14,7 +14,7 @@
 //! policies have run, so a sweep that is stopped and started again (a preempted array task) keeps
 //! every finished case and runs only the others; a torn last line is dropped.
 
-use crate::plots::{jct_quantiles, write_plots};
+use crate::plots::{jct_quantiles, read_csv, write_plots};
 use crate::simulate::{prepare, Prepared, SimulateArgs};
 use clap::{Args, FromArgMatches};
 use fairground_sim::metrics::SimResult;
@@ -926,14 +926,7 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<(), String> {
             Some(_) => {}
         }
         let path = dir.join("results.csv");
-        let mut reader =
-            csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let head: Vec<String> = reader
-            .headers()
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .iter()
-            .map(str::to_string)
-            .collect();
+        let (head, shard_rows) = read_csv(&path)?;
         match &header_row {
             None => header_row = Some(head),
             Some(h) if *h != head => {
@@ -945,10 +938,7 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<(), String> {
             }
             Some(_) => {}
         }
-        for row in reader.records() {
-            let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
-            rows.push(row.iter().map(str::to_string).collect());
-        }
+        rows.extend(shard_rows);
     }
     let (hash, body) = spec_body.ok_or("give the shards' folders")?;
     let header_row = header_row.unwrap_or_default();
