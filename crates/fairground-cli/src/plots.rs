@@ -187,10 +187,14 @@ pub fn write_plots(dir: &Path) -> Result<Vec<PathBuf>, String> {
         let mut plots_q: BTreeMap<String, BTreeMap<&str, BTreeMap<usize, Vec<f64>>>> =
             BTreeMap::new();
         for q in &qrows {
-            let Some(r) = case_rows.get(q[0].as_str()) else {
+            // A hand-edited file may have fewer columns: such rows are skipped, not read.
+            let [case, policy, share, jct, ..] = q.as_slice() else {
                 continue;
             };
-            let (Ok(share), Ok(jct)) = (q[2].parse::<f64>(), q[3].parse::<f64>()) else {
+            let Some(r) = case_rows.get(case.as_str()) else {
+                continue;
+            };
+            let (Ok(share), Ok(jct)) = (share.parse::<f64>(), jct.parse::<f64>()) else {
                 continue;
             };
             let mut name = "jct_cdf".to_string();
@@ -201,7 +205,7 @@ pub fn write_plots(dir: &Path) -> Result<Vec<PathBuf>, String> {
             plots_q
                 .entry(name)
                 .or_default()
-                .entry(q[1].as_str())
+                .entry(policy.as_str())
                 .or_default()
                 .entry((share * (QUANTILES - 1) as f64).round() as usize)
                 .or_default()
