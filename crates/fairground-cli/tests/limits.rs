@@ -225,3 +225,46 @@ fn the_largest_workload_stays_under_the_stated_memory() {
     let (mb, note) = peak_mb(&r);
     assert!(mb > 100.0 && mb < 1300.0, "{note}");
 }
+
+/// A lone job of the longest length the limits accept (just under a year at its fastest rate)
+/// runs to its end, round by round, under an ordering, a sharing, a price-based and a round-based
+/// scheduler: its JCT is its steps over its rate (issue 53: "a lone job of any length finishes";
+/// BENCHMARKS.md, "Input limits", times it at 0.05-0.4 s per policy in release).
+#[test]
+fn a_lone_job_of_the_longest_accepted_length_finishes() {
+    // ResNet-50 (batch size 64) runs at 4.395 steps/s on a V100 (Gavel's table, as the limit's
+    // message above says): 1.38e8 steps are 3.14e7 s, a year being 3.1536e7 s.
+    let csv = temp(
+        "limits",
+        "lone.csv",
+        &format!("{HEADER}0,{ROW},0,1.38e8,1\n"),
+    );
+    let runs = json(&[
+        "simulate",
+        "--trace",
+        &csv,
+        "--cluster",
+        "v100=4",
+        "--policy",
+        "fifo",
+        "--policy",
+        "sjf-ffs",
+        "--policy",
+        "hadar",
+        "--policy",
+        "gavel-las",
+        "--json",
+    ]);
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    let expected = 1.38e8 / 4.395;
+    for r in runs {
+        let job = &r["jobs"][0];
+        let jct = job["jct_s"].as_f64().unwrap_or_else(|| panic!("{job}"));
+        assert!(
+            (jct - expected).abs() < 1e-6 * expected,
+            "{}: JCT {jct} s, expected {expected} s",
+            r["policy"]
+        );
+    }
+}
