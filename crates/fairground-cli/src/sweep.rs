@@ -45,6 +45,10 @@ pub struct SweepArgs {
     /// Simulations at once (default: the machine's cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// Check the spec and list its cases (this shard's, with `--shard`), running nothing: how
+    /// many there are, to choose the number of shards of a batch job.
+    #[arg(long, conflicts_with = "out")]
+    list: bool,
 }
 
 #[derive(clap::Subcommand)]
@@ -67,10 +71,13 @@ pub fn run(a: SweepArgs) -> Result<(), String> {
             let spec = a
                 .spec
                 .ok_or("give the spec: fairground sweep SPEC.toml --out DIR")?;
+            let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+            if a.list {
+                return list(&spec, shard);
+            }
             let out = a
                 .out
                 .ok_or("give the output folder: fairground sweep SPEC.toml --out DIR")?;
-            let shard = a.shard.as_deref().map(parse_shard).transpose()?;
             let threads = a.threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
             });
@@ -381,7 +388,7 @@ fn first_line(text: &str) -> String {
 }
 
 /// The CSV's columns after the case's key and axes.
-const METRICS: [&str; 14] = [
+const METRICS: [&str; 17] = [
     "policy",
     "jobs",
     "jobs_done",
@@ -395,11 +402,22 @@ const METRICS: [&str; 14] = [
     "idle_gpu_h",
     "measured_avg_jct_h",
     "measured_p99_jct_h",
+    "measured_done",
+    "measured_last_finish_h",
+    "last_arrival_h",
     "wall_s",
 ];
 
-/// One result row's metric fields, in [`METRICS`] order.
-fn metric_fields(r: &SimResult, jobs: usize, gpus: &[f64], wall_s: f64) -> Vec<String> {
+/// One result row's metric fields, in [`METRICS`] order. `policy` is the name as the spec gives
+/// it (the scheduler may call itself more fully, `synergy-tune:fifo` for `synergy-tune`), so the
+/// rows, the quantiles and a merge's order all use the user's name.
+fn metric_fields(
+    policy: &str,
+    r: &SimResult,
+    jobs: usize,
+    gpus: &[f64],
+    wall_s: f64,
+) -> Vec<String> {
     let h = |s: f64| format!("{:.6}", s / 3600.0);
     let total: f64 = gpus.iter().sum();
     let utilisation: f64 = if total > 0.0 {
@@ -415,8 +433,20 @@ fn metric_fields(r: &SimResult, jobs: usize, gpus: &[f64], wall_s: f64) -> Vec<S
     let measured = |f: fn(&fairground_sim::metrics::MeasuredJct) -> f64| {
         r.measured.as_ref().map_or(String::new(), |m| h(f(m)))
     };
+    // When the measured window's last job finished, beside the workload's last arrival: a
+    // window that finishes after arrivals stop was measured on a draining cluster.
+    let measured_last_finish = r.measured.as_ref().map_or(String::new(), |m| {
+        let last = r
+            .jobs
+            .iter()
+            .filter(|o| (m.from_id..m.to_id).contains(&o.id))
+            .filter_map(|o| o.finish_s)
+            .fold(0.0, f64::max);
+        h(last)
+    });
+    let last_arrival = r.jobs.iter().map(|o| o.arrival_s).fold(0.0, f64::max);
     vec![
-        r.policy.clone(),
+        policy.to_string(),
         jobs.to_string(),
         r.jobs_completed.to_string(),
         h(r.avg_jct_s),
@@ -429,6 +459,11 @@ fn metric_fields(r: &SimResult, jobs: usize, gpus: &[f64], wall_s: f64) -> Vec<S
         format!("{:.6}", r.idle_while_waiting_gpu_h),
         measured(|m| m.avg_jct_s),
         measured(|m| m.p99_jct_s),
+        r.measured
+            .as_ref()
+            .map_or(String::new(), |m| m.completed.to_string()),
+        measured_last_finish,
+        h(last_arrival),
         format!("{wall_s:.3}"),
     ]
 }
@@ -563,6 +598,51 @@ fn csv_line(fields: &[String]) -> Result<Vec<u8>, String> {
     w.into_inner().map_err(|e| e.to_string())
 }
 
+/// The spec read and every case's arguments checked, as before a run.
+fn checked_spec(spec_path: &Path) -> Result<(Spec, String, Vec<Case>, Vec<SimulateArgs>), String> {
+    let text =
+        std::fs::read_to_string(spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
+    let dir = spec_path.parent().unwrap_or(Path::new("."));
+    let spec = Spec::parse(&text, &spec_path.display().to_string(), dir)?;
+    let cases = spec.cases();
+    let args: Vec<SimulateArgs> = cases
+        .iter()
+        .map(|c| spec.args(c).map_err(|e| format!("case {}: {e}", c.key)))
+        .collect::<Result<_, _>>()?;
+    Ok((spec, text, cases, args))
+}
+
+/// `--list`: the spec checked, its cases (this shard's) printed one a line, nothing run.
+fn list(spec_path: &Path, shard: Option<(usize, usize)>) -> Result<(), String> {
+    let (spec, _, cases, _) = checked_spec(spec_path)?;
+    let mine: Vec<&Case> = cases
+        .iter()
+        .filter(|c| shard.is_none_or(|(i, n)| c.index % n == i))
+        .collect();
+    for c in &mine {
+        println!(
+            "{}",
+            if c.key.is_empty() {
+                "(one case)"
+            } else {
+                &c.key
+            }
+        );
+    }
+    let of = shard.map_or(String::new(), |(i, n)| {
+        format!(" (shard {i}/{n} of {} cases)", cases.len())
+    });
+    eprintln!(
+        "{}: {} case(s) x {} polic{} ({}){of}; spec checked, nothing run",
+        spec_path.display(),
+        mine.len(),
+        spec.policies.len(),
+        if spec.policies.len() == 1 { "y" } else { "ies" },
+        spec.policies.join(", ")
+    );
+    Ok(())
+}
+
 /// Runs the spec's cases (this shard's), writing each finished case's rows at once.
 fn sweep(
     spec_path: &Path,
@@ -570,16 +650,8 @@ fn sweep(
     shard: Option<(usize, usize)>,
     threads: usize,
 ) -> Result<(), String> {
-    let text =
-        std::fs::read_to_string(spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let dir = spec_path.parent().unwrap_or(Path::new("."));
-    let spec = Spec::parse(&text, &spec_path.display().to_string(), dir)?;
-    let cases = spec.cases();
     // Each case's arguments before anything runs.
-    let args: Vec<SimulateArgs> = cases
-        .iter()
-        .map(|c| spec.args(c).map_err(|e| format!("case {}: {e}", c.key)))
-        .collect::<Result<_, _>>()?;
+    let (spec, text, cases, args) = checked_spec(spec_path)?;
 
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let stamp_path = out.join("spec.toml");
@@ -847,7 +919,13 @@ fn run_task(
         .collect();
     let mut row = vec![case.key.clone()];
     row.extend(case.values.iter().cloned());
-    row.extend(metric_fields(&result, prepared.jobs.len(), &gpus, wall));
+    row.extend(metric_fields(
+        name,
+        &result,
+        prepared.jobs.len(),
+        &gpus,
+        wall,
+    ));
     row.push(spec.hash.clone());
     let jcts: Vec<f64> = result
         .jobs

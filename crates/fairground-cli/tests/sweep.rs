@@ -147,6 +147,113 @@ fn the_example_writes_a_tidy_row_per_case_and_policy_as_simulate_would() {
 }
 
 /// Two shards in two processes at once, merged, give the rows of one run, in grid order.
+/// A measured window: its columns say what `simulate --json` says of the same run (how many of
+/// the window finished, when the last did, the workload's last arrival), and a policy is named as
+/// the spec names it (`synergy-tune`, which calls itself `synergy-tune:fifo`) in both CSVs.
+#[test]
+fn a_window_row_says_when_its_jobs_and_the_arrivals_ended() {
+    let spec = common::temp(
+        "sweep",
+        "window.toml",
+        "policy = [\"synergy-tune\", \"fifo\"]\nsynthetic-synergy = 300\n\
+         jobs-per-hour = 20\nseed = 1\nmeasure-ids = \"100..200\"\n",
+    );
+    let out = scratch("window");
+    sweep(&[&spec, "--out", out.to_str().unwrap()]);
+    let rows = rows(&out);
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    let policies: Vec<&str> = rows[1..]
+        .iter()
+        .map(|r| r[col("policy")].as_str())
+        .collect();
+    assert_eq!(policies, ["synergy-tune", "fifo"]);
+    let quantiles = std::fs::read_to_string(out.join("jct_quantiles.csv")).unwrap();
+    assert!(quantiles.contains(",synergy-tune,0.50,"), "{quantiles}");
+    for (k, policy) in ["synergy-tune", "fifo"].iter().enumerate() {
+        let alone = common::json(&[
+            "simulate",
+            "--synthetic-synergy",
+            "300",
+            "--jobs-per-hour",
+            "20",
+            "--seed",
+            "1",
+            "--measure-ids",
+            "100..200",
+            "--policy",
+            policy,
+            "--json",
+        ]);
+        let jobs = alone["jobs"].as_array().unwrap();
+        let in_window = |j: &&serde_json::Value| (100..200).contains(&j["id"].as_u64().unwrap());
+        let last_finish = jobs
+            .iter()
+            .filter(in_window)
+            .filter_map(|j| j["finish_s"].as_f64())
+            .fold(0.0, f64::max);
+        let last_arrival = jobs
+            .iter()
+            .filter_map(|j| j["arrival_s"].as_f64())
+            .fold(0.0, f64::max);
+        let done = jobs
+            .iter()
+            .filter(in_window)
+            .filter(|j| j["finish_s"].is_number())
+            .count();
+        let row = &rows[1 + k];
+        let hours = |c: &str| row[col(c)].parse::<f64>().unwrap();
+        assert_eq!(row[col("measured_done")], done.to_string(), "{policy}");
+        assert_eq!(
+            done, 100,
+            "{policy}: the run goes on until the window is done"
+        );
+        assert!((hours("measured_last_finish_h") - last_finish / 3600.0).abs() < 1e-5);
+        assert!((hours("last_arrival_h") - last_arrival / 3600.0).abs() < 1e-5);
+        assert!(last_arrival > 0.0 && last_finish > 0.0);
+    }
+}
+
+/// Every spec shipped in `experiments/` is accepted (keys, policies, clusters, the shared data it
+/// names), as `--list` checks it without running; the shards' lists split the grid's cases.
+#[test]
+fn every_shipped_spec_is_checked_and_its_shards_split_its_cases() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../experiments");
+    let mut specs: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    specs.sort();
+    assert!(specs.len() >= 5, "{specs:?}");
+    let lines =
+        |args: &[&str]| -> Vec<String> { sweep(args).lines().map(str::to_string).collect() };
+    for spec in &specs {
+        let spec = spec.to_str().unwrap();
+        let all = lines(&[spec, "--list"]);
+        assert!(!all.is_empty(), "{spec}");
+        let mut shards: Vec<String> = (0..3)
+            .flat_map(|i| lines(&[spec, "--list", "--shard", &format!("{i}/3")]))
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort();
+        shards.sort();
+        assert_eq!(
+            shards, sorted,
+            "{spec}: the shards' cases are the grid's, each once"
+        );
+    }
+    // The example: 2 loads x 2 seeds.
+    assert_eq!(
+        lines(&[&example(), "--list"]),
+        [
+            "jobs-per-hour=2 seed=0",
+            "jobs-per-hour=2 seed=1",
+            "jobs-per-hour=4 seed=0",
+            "jobs-per-hour=4 seed=1"
+        ]
+    );
+}
+
 #[test]
 fn two_shards_merged_give_the_rows_of_one_run() {
     let (one, a, b, merged) = (

@@ -398,6 +398,11 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
     );
     Ok(Section {
         title: "Hadar and HadarE (Sultana et al., IPDPS 2024; arXiv 2503.10918)".into(),
+        made_by: "code, `xtask/src/reproduce/hadar.rs`: each workload has its own cluster \
+                  (a list of cases, not a grid), the policies run again on the jobs every one \
+                  of them can run, and the last-jobs and placement figures come from each run's \
+                  jobs and notes, which a sweep's results.csv does not carry."
+            .into(),
         rows,
         after,
     })

@@ -24,9 +24,11 @@ pub struct Row {
     pub command: String,
 }
 
-/// A seed's section: a heading, its claims table and free text (sweeps, notes) after it.
+/// A seed's section: a heading, what makes it (specs in `experiments/`, or which code and why),
+/// its claims table and free text (sweeps, notes) after it.
 pub struct Section {
     pub title: String,
+    pub made_by: String,
     pub rows: Vec<Row>,
     pub after: String,
 }
@@ -56,10 +58,12 @@ pub fn run() -> Result<(), String> {
          authors published it, the figure Fairground's engine gives, the conditions, and the \
          command that produced it (`fairground` is `cargo run --release -p fairground-cli --`). \
          Figures are reported as they come out, whichever way they go; no workload is tuned to \
-         make a claim hold.\n",
+         make a claim hold. A grid of simulations is a spec in `experiments/`, run by \
+         `fairground sweep` (edit it to rerun or extend the grid); what is not such a grid stays \
+         code in `xtask/src/reproduce/`, and each section says which.\n",
     );
     for s in &sections {
-        doc.push_str(&format!("\n## {}\n\n", s.title));
+        doc.push_str(&format!("\n## {}\n\n*Made by:* {}\n\n", s.title, s.made_by));
         doc.push_str("| claim (as published) | ours | conditions | command |\n|---|---|---|---|\n");
         for r in &s.rows {
             doc.push_str(&format!(
@@ -111,9 +115,8 @@ impl Cli {
     }
 
     /// Runs `fairground sweep experiments/SPEC --out target/reproduce-sweeps/NAME` from an empty
-    /// folder (the engine may have changed since a previous run) and reads its results.csv: one
-    /// map of column to value per (case, policy) row.
-    pub fn sweep(&self, spec: &str) -> Result<Vec<BTreeMap<String, String>>, String> {
+    /// folder (the engine may have changed since a previous run) and reads its results.csv.
+    pub fn sweep(&self, spec: &str) -> Result<SweepResults, String> {
         let root = project_root();
         let name = spec.trim_end_matches(".toml");
         let out = root.join("target").join("reproduce-sweeps").join(name);
@@ -133,6 +136,10 @@ impl Cli {
         if !status.success() {
             return Err(format!("fairground sweep experiments/{spec} failed"));
         }
+        let settings: toml::Table = std::fs::read_to_string(&spec_path)
+            .map_err(|e| format!("{}: {e}", spec_path.display()))?
+            .parse()
+            .map_err(|e| format!("{}: {e}", spec_path.display()))?;
         let path = out.join("results.csv");
         let mut reader =
             csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -142,7 +149,7 @@ impl Cli {
             .iter()
             .map(str::to_string)
             .collect();
-        reader
+        let rows = reader
             .records()
             .map(|r| {
                 let r = r.map_err(|e| format!("{}: {e}", path.display()))?;
@@ -152,10 +159,103 @@ impl Cli {
                     .zip(r.iter().map(str::to_string))
                     .collect())
             })
-            .collect()
+            .collect::<Result<_, String>>()?;
+        Ok(SweepResults {
+            spec: format!("experiments/{spec}"),
+            settings,
+            rows,
+        })
     }
 
     fn path(&self) -> &Path {
         &self.0
+    }
+}
+
+/// A sweep's results: its spec's settings and its results.csv, one map of column to value per
+/// (case, policy) row. A reproduction reads its grid (loads, policies) from here, so editing the
+/// spec extends the table.
+pub struct SweepResults {
+    /// `experiments/NAME.toml`, for the document.
+    pub spec: String,
+    settings: toml::Table,
+    pub rows: Vec<BTreeMap<String, String>>,
+}
+
+impl SweepResults {
+    /// The values an axis column takes, in increasing order when they are all numbers (the
+    /// rows come in the order cases finished), else in the order the rows first give them.
+    pub fn axis(&self, column: &str) -> Vec<String> {
+        let mut values: Vec<String> = Vec::new();
+        for r in &self.rows {
+            if let Some(v) = r.get(column) {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+        }
+        let numbers: Option<Vec<f64>> = values.iter().map(|v| v.parse().ok()).collect();
+        if let Some(numbers) = numbers {
+            let mut pairs: Vec<(f64, String)> = numbers.into_iter().zip(values).collect();
+            pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            values = pairs.into_iter().map(|p| p.1).collect();
+        }
+        values
+    }
+
+    /// A number from the row of this policy whose axes have these values.
+    pub fn number(&self, at: &[(&str, &str)], policy: &str, column: &str) -> Result<f64, String> {
+        self.rows
+            .iter()
+            .find(|r| {
+                r.get("policy").map(String::as_str) == Some(policy)
+                    && at
+                        .iter()
+                        .all(|(k, v)| r.get(*k).map(String::as_str) == Some(*v))
+            })
+            .and_then(|r| r.get(column))
+            .and_then(|v| v.parse::<f64>().ok())
+            .ok_or_else(|| {
+                format!(
+                    "{}: no {column} for {policy} at {at:?} (does the spec still have them?)",
+                    self.spec
+                )
+            })
+    }
+
+    /// The spec's policies, in its order.
+    pub fn policies(&self) -> Vec<String> {
+        match self.settings.get("policy") {
+            Some(toml::Value::Array(list)) => list
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            Some(toml::Value::String(one)) => vec![one.clone()],
+            _ => Vec::new(),
+        }
+    }
+
+    /// A setting of the spec as text (a list joined by ", "), or an error naming it.
+    pub fn setting(&self, key: &str) -> Result<String, String> {
+        let text = |v: &toml::Value| match v {
+            toml::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        match self.settings.get(key) {
+            Some(toml::Value::Array(list)) => {
+                Ok(list.iter().map(text).collect::<Vec<_>>().join(", "))
+            }
+            Some(v) => Ok(text(v)),
+            None => Err(format!("{}: no `{key}` (the section needs it)", self.spec)),
+        }
+    }
+
+    /// `fairground sweep SPEC --out target/NAME`, as a reader would type it.
+    pub fn command(&self) -> String {
+        let name = self
+            .spec
+            .trim_start_matches("experiments/")
+            .trim_end_matches(".toml");
+        format!("fairground sweep {} --out target/{name}", self.spec)
     }
 }

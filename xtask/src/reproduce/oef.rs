@@ -148,6 +148,13 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
     after.push_str(&throughput.table);
     Ok(Section {
         title: "OEF (Mo, Xu, Lau, Middleware 2024)".into(),
+        made_by: "the claims, the Gavel-trace and like-for-like tables by code, \
+                  `xtask/src/reproduce/oef.rs` (they read what a sweep's results.csv does not \
+                  carry: each run's property checks at every recomputation, its tight \
+                  envy-freeness rows, the tenants' shares and per-job JCTs); the load sweep from \
+                  `experiments/oef-load-sweep.toml` and `experiments/oef-load-sweep-jobs.toml`, \
+                  run by `fairground sweep`."
+            .into(),
         rows,
         after,
     })
@@ -651,18 +658,15 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
     // Two specs in experiments/: the tenant-level policies, and job-level gavel-las.
     let by_tenant = cli.sweep("oef-load-sweep.toml")?;
     let by_job = cli.sweep("oef-load-sweep-jobs.toml")?;
-    let window_jct = |rows: &[std::collections::BTreeMap<String, String>],
+    let window_jct = |sweep: &super::SweepResults,
                       (mix, load, seed, policy): (&str, &str, u64, &str)| {
         let seed = seed.to_string();
-        rows.iter()
-            .find(|r| {
-                r["tenant_mix"] == mix
-                    && r["jobs_per_hour"] == load
-                    && r["seed"] == seed
-                    && r["policy"] == policy
-            })
-            .and_then(|r| r["measured_avg_jct_h"].parse::<f64>().ok())
-            .ok_or_else(|| format!("no measured window for {mix} {load} {seed} {policy}"))
+        let at = [
+            ("tenant_mix", mix),
+            ("jobs_per_hour", load),
+            ("seed", &seed),
+        ];
+        sweep.number(&at, policy, "measured_avg_jct_h")
     };
     // jct[mix][load][seed][policy], the policies as in the like-for-like tables.
     let mut jct: Vec<Vec<Vec<Vec<f64>>>> = Vec::new();

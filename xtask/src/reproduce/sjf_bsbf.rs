@@ -1,111 +1,83 @@
 //! SJF-BSBF (Luo, Wang, Shi et al., IWQoS 2024): non-preemptive SJF that shares GPUs between two
 //! jobs when it pays, against the preemptive baselines and against sharing first-fit (SJF-FFS),
 //! on a 32-GPU cluster like its testbed with Gavel's workload and measured pair slowdowns.
+//!
+//! The grid is `experiments/sjf-bsbf-load-sweep.toml`: the loads and policies come from its
+//! results, so an edit of the spec extends the table; the claims need the six policies below.
 
 use super::{Cli, Row, Section};
-use serde_json::Value;
 
-const LOADS: [f64; 3] = [0.5, 1.0, 1.5];
-const JOBS: usize = 3000;
-const SEED: u64 = 1;
-const POLICIES: [&str; 6] = [
-    "sjf-bsbf",
-    "sjf-ffs",
-    "tiresias-2q",
-    "tiresias",
-    "srtf",
-    "las",
-];
-
-fn args(load: f64) -> Vec<String> {
-    let throughputs = format!(
-        "{}/../shared/data/gavel/simulation_throughputs.json",
-        crate::project_root().display()
-    );
-    let mut a: Vec<String> = vec![
-        "simulate".into(),
-        "--synthetic".into(),
-        JOBS.to_string(),
-        "--jobs-per-hour".into(),
-        load.to_string(),
-        "--seed".into(),
-        SEED.to_string(),
-        "--cluster".into(),
-        "v100=32".into(),
-        "--throughputs".into(),
-        throughputs,
-    ];
-    for p in POLICIES {
-        a.push("--policy".into());
-        a.push(p.into());
-    }
-    a
-}
-
-/// The command as a reader would type it, with the shared data's path relative to the clone.
-fn shown(load: f64) -> String {
-    let root = crate::project_root().display().to_string();
-    format!("fairground {}", args(load).join(" ")).replace(&format!("{root}/"), "")
-}
+const SPEC: &str = "sjf-bsbf-load-sweep.toml";
 
 pub fn section(cli: &Cli) -> Result<Section, String> {
+    let sweep = cli.sweep(SPEC)?;
+    let loads = sweep.axis("jobs_per_hour");
+    let policies = sweep.policies();
     // avg[load][policy], hours
-    let mut avg: Vec<Vec<f64>> = Vec::new();
-    for load in LOADS {
-        let out = cli.json(&args(load))?;
-        let results = out.as_array().ok_or("expected one result per policy")?;
-        avg.push(
-            results
+    let avg: Vec<Vec<f64>> = loads
+        .iter()
+        .map(|l| {
+            policies
                 .iter()
-                .map(|r: &Value| {
-                    r["avg_jct_s"]
-                        .as_f64()
-                        .map(|s| s / 3600.0)
-                        .ok_or_else(|| "no avg_jct_s in the result".to_string())
-                })
-                .collect::<Result<_, _>>()?,
-        );
-    }
-    let col = |name: &str| POLICIES.iter().position(|p| *p == name).unwrap_or(0);
-    let lower = |k: usize, other: usize| 100.0 * (1.0 - avg[k][col("sjf-bsbf")] / avg[k][other]);
+                .map(|p| sweep.number(&[("jobs_per_hour", l)], p, "avg_jct_h"))
+                .collect::<Result<_, _>>()
+        })
+        .collect::<Result<_, _>>()?;
+    let col = |name: &str| {
+        policies
+            .iter()
+            .position(|p| p == name)
+            .ok_or_else(|| format!("{}: the claims need policy {name}", sweep.spec))
+    };
+    let bsbf = col("sjf-bsbf")?;
     let per_load = |other: usize| {
-        LOADS
+        loads
             .iter()
             .enumerate()
-            .map(|(k, l)| format!("{:+.0}% at {l}/h", -lower(k, other)))
+            .map(|(k, l)| {
+                format!(
+                    "{:+.0}% at {l}/h",
+                    -100.0 * (1.0 - avg[k][bsbf] / avg[k][other])
+                )
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
     let conditions = format!(
-        "32 V100s (4 servers of 8, 16 GB each); Gavel's synthetic workload ({JOBS} jobs, seed {SEED}, 1/2/4/8 GPUs) with Gavel's measured throughputs and co-located pairs (pairs it lacks: 2x each, time slicing); rounds of 360 s; loads {} jobs/h",
-        LOADS.map(|l| l.to_string()).join(", ")
+        "cluster `{}` (servers of 8 GPUs; a V100 has 16 GB); Gavel's synthetic workload ({} jobs, seed {}, 1/2/4/8 GPUs) with Gavel's measured throughputs and co-located pairs (pairs it lacks: 2x each, time slicing); rounds of 360 s; loads {} jobs/h",
+        sweep.setting("cluster")?,
+        sweep.setting("synthetic")?,
+        sweep.setting("seed")?,
+        loads.join(", ")
     );
     let rows = vec![
         Row {
             claim: "SJF-BSBF: 27-33% lower average JCT than the preemptive state of the art (Tiresias)".into(),
             ours: format!(
                 "against tiresias-2q (the testbed's two queues): {}; against tiresias (three queues): {}; against srtf: {}; against las: {} (negative: SJF-BSBF lower)",
-                per_load(col("tiresias-2q")),
-                per_load(col("tiresias")),
-                per_load(col("srtf")),
-                per_load(col("las"))
+                per_load(col("tiresias-2q")?),
+                per_load(col("tiresias")?),
+                per_load(col("srtf")?),
+                per_load(col("las")?)
             ),
             conditions: conditions.clone(),
-            command: shown(1.0),
+            command: sweep.command(),
         },
         Row {
             claim: "SJF-BSBF: up to 17% lower average JCT than SJF-FFS on large traces".into(),
-            ours: format!("against sjf-ffs: {}", per_load(col("sjf-ffs"))),
+            ours: format!("against sjf-ffs: {}", per_load(col("sjf-ffs")?)),
             conditions: conditions.clone(),
-            command: shown(1.0),
+            command: sweep.command(),
         },
     ];
     let mut after = format!(
-        "Average JCT (hours) by load; {conditions}.\n\n| jobs/h | {} |\n|---|{}\n",
-        POLICIES.join(" | "),
-        "---|".repeat(POLICIES.len())
+        "Average JCT (hours) by load; {conditions}. Generated from `{}` by `fairground sweep`: \
+         edit it to rerun or extend the sweep.\n\n| jobs/h | {} |\n|---|{}\n",
+        sweep.spec,
+        policies.join(" | "),
+        "---|".repeat(policies.len())
     );
-    for (k, load) in LOADS.iter().enumerate() {
+    for (k, load) in loads.iter().enumerate() {
         let cells: Vec<String> = avg[k].iter().map(|v| format!("{v:.1}")).collect();
         after.push_str(&format!("| {load} | {} |\n", cells.join(" | ")));
     }
@@ -117,6 +89,11 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
     );
     Ok(Section {
         title: "SJF-BSBF (Luo, Wang, Shi et al., IWQoS 2024)".into(),
+        made_by: format!(
+            "`{}`, run by `fairground sweep`; `xtask/src/reproduce/sjf_bsbf.rs` reads its \
+             results.csv into the claims and the table.",
+            sweep.spec
+        ),
         rows,
         after,
     })
