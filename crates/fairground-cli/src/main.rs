@@ -51,7 +51,7 @@ struct Cli {
 enum Command {
     /// Solve one scenario with one policy and check every property.
     Solve {
-        /// Scenario JSON file (schema in the README); `-` reads standard input.
+        /// Scenario JSON file (schema in docs/formats.md); `-` reads standard input.
         scenario: PathBuf,
         /// Policy name (`fairground policies` lists them).
         #[arg(long, default_value = "oef-coop")]

@@ -1,9 +1,9 @@
 //! `fairground simulate`: replay a workload under one or more policies (in parallel).
 
 use fairground_sim::metrics::SimResult;
+use fairground_sim::sharing::read_gavel_file;
 use fairground_sim::sharing::{GpuMemory, Interference};
 use fairground_sim::tenants::ShareAmong;
-use fairground_sim::throughputs::read_gavel_file;
 use fairground_sim::traces::{self, TenantField, TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_tenant_weights, csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace,
@@ -22,7 +22,7 @@ use std::sync::Mutex;
 #[derive(clap::Args)]
 pub struct SimulateArgs {
     /// A trace: Gavel's tab-separated `.trace` format, Fairground's `.csv`, or a public trace
-    /// (README, "Public traces").
+    /// (docs/simulator.md, "Public traces").
     #[arg(long, conflicts_with_all = ["synthetic", "synthetic_synergy"])]
     trace: Option<PathBuf>,
     /// The trace's format; by default recognised from the file (a JSON array of jobs with
@@ -57,7 +57,7 @@ pub struct SimulateArgs {
     /// Generate this many jobs with Synergy's workload (models from the profiles, by task split).
     #[arg(long, value_name = "N")]
     synthetic_synergy: Option<usize>,
-    /// Most jobs a workload may have (about 650 B a job for each policy run; README, "Limits").
+    /// Most jobs a workload may have (about 650 B a job for each policy run; docs/simulator.md, "Limits").
     #[arg(long, value_name = "N", default_value_t = fairground_sim::limits::DEFAULT_MAX_JOBS)]
     max_jobs: usize,
     /// Synergy workload: target percentages of image, language and speech jobs.
@@ -127,7 +127,7 @@ pub struct SimulateArgs {
     #[arg(long, default_value = "slowest", value_name = "slowest|sum")]
     mixed_rate: String,
     /// Seconds of progress a job forked into copies (hadare) loses each round to combine them.
-    #[arg(long, default_value_t = fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S, value_name = "SECONDS")]
+    #[arg(long, default_value_t = fairground_sim::config::DEFAULT_SYNC_OVERHEAD_S, value_name = "SECONDS")]
     sync_overhead: f64,
     /// Least simulated seconds between recomputations of an allocation policy (Gavel: 1920).
     #[arg(long, default_value_t = 1920.0)]

@@ -32,7 +32,7 @@ pub struct SweepArgs {
     #[command(subcommand)]
     command: Option<SweepCommand>,
     /// The spec: a TOML file whose keys are `fairground simulate`'s flags, a list being an axis
-    /// of the grid (README, "Sweeps").
+    /// of the grid (docs/sweeps.md).
     spec: Option<PathBuf>,
     /// The folder for `results.csv` and `spec.toml` (made if missing; a folder holding this
     /// spec's results is resumed, one holding another spec's is refused).
@@ -241,7 +241,7 @@ impl Spec {
                 for name in values.iter().filter(|_| dir.is_some()) {
                     schedulers::by_name(name, &SimConfig::default()).map_err(|e| {
                         format!(
-                            "{}: {e} (`fairground simulate --help` and the README list them)",
+                            "{}: {e} (`fairground simulate --help` and docs/simulator.md list them)",
                             at(raw_key)
                         )
                     })?;

@@ -1,5 +1,5 @@
 //! `fairground simulate` at the edges of its input, as issue 53 found them: each typo or absurd
-//! row gets a located message before any work (README, "Limits").
+//! row gets a located message before any work (docs/simulator.md, "Limits").
 
 mod common;
 use common::{fairground, json, temp};
@@ -178,7 +178,7 @@ fn peak_mb(r: &serde_json::Value) -> (f64, String) {
 }
 
 /// Every run's notes give the process's peak memory (Linux's own accounting): 5,000 jobs under
-/// fifo stay far below the README's budget of about 650 B a job on top of the program itself.
+/// fifo stay far below docs/simulator.md's budget of about 650 B a job on top of the program itself.
 #[cfg(target_os = "linux")]
 #[test]
 fn the_notes_give_the_peak_memory() {
@@ -202,7 +202,7 @@ fn the_notes_give_the_peak_memory() {
 /// The largest workload the limits allow, 2,000,000 jobs, generated and loaded into the engine
 /// (which then stops once its first 10 jobs have finished, `--measure-ids 0..10`, so the test
 /// takes seconds, not the minutes of a full run): its peak memory, from the process's own
-/// accounting, stays under the README's stated bound for a policy's run of it, 650 B a job, 1.3
+/// accounting, stays under docs/simulator.md's stated bound for a policy's run of it, 650 B a job, 1.3
 /// GB (measured: about 1,040 MB).
 #[cfg(target_os = "linux")]
 #[test]

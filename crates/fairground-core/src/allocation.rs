@@ -1,6 +1,6 @@
 //! An allocation: g_ij, the time-averaged number of type-j GPUs tenant i holds.
 
-use crate::fairness::TOLERANCE;
+use crate::tolerance::TOLERANCE;
 use crate::Instance;
 use serde::{Deserialize, Serialize};
 

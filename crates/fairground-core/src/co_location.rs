@@ -4,7 +4,7 @@
 //! `gavel-las-packed` may give a pair GPUs together, and its [`crate::Solution::shared`] says
 //! how many. Every other policy ignores the list.
 
-use crate::scenario::{Instance, Problem, Scenario};
+use crate::problem::{one_per_type, Problem};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -31,19 +31,22 @@ pub struct CoLocation {
     pub throughput: Vec<(f64, f64)>,
 }
 
-/// Checks `scenario.co_located` (every problem, located) and returns the pairs by index; only
-/// meaningful once the tenants and types are themselves valid.
-pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoLocation> {
-    let index: HashMap<&str, usize> = scenario
-        .tenants
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.name.as_str(), i))
-        .collect();
-    let types = scenario.gpu_types.len();
-    let earlier = listed_before(scenario, &index);
+/// A tenant as the pairs' check reads it: its name and its `max_gpus`.
+pub(crate) type TenantCap<'a> = (&'a str, Option<f64>);
+
+/// Checks a scenario's `co_located` list against its tenants and its number of GPU types (every
+/// problem, located) and returns the pairs by index; only meaningful once the tenants and types
+/// are themselves valid.
+pub(crate) fn check(
+    co_located: &[CoLocated],
+    tenants: &[TenantCap],
+    types: usize,
+    problems: &mut Vec<Problem>,
+) -> Vec<CoLocation> {
+    let index: HashMap<&str, usize> = tenants.iter().enumerate().map(|(i, t)| (t.0, i)).collect();
+    let earlier = listed_before(co_located, tenants.len(), &index);
     let mut pairs = Vec::new();
-    for (p, pair) in scenario.co_located.iter().enumerate() {
+    for (p, pair) in co_located.iter().enumerate() {
         let at = format!("co_located[{p}]");
         let before = problems.len();
         if pair.tenants.len() != 2 {
@@ -68,13 +71,13 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
             })
             .collect();
         if let [Some(a), Some(b)] = ends[..] {
-            let (ta, tb) = (&scenario.tenants[a], &scenario.tenants[b]);
+            let ((a_name, a_cap), (b_name, b_cap)) = (tenants[a], tenants[b]);
             if a == b {
                 problems.push(Problem::new(
                     format!("{at}.tenants"),
                     format!(
                         "names '{}' twice: a tenant cannot share with itself",
-                        ta.name
+                        a_name
                     ),
                 ));
             } else if let Some(first) = earlier[p] {
@@ -82,21 +85,21 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
                     format!("{at}.tenants"),
                     format!(
                         "'{}' and '{}' are already paired in co_located[{first}]",
-                        ta.name, tb.name
+                        a_name, b_name
                     ),
                 ));
-            } else if ta.max_gpus.is_none() || ta.max_gpus != tb.max_gpus {
+            } else if a_cap.is_none() || a_cap != b_cap {
                 problems.push(Problem::new(
                     format!("{at}.tenants"),
                     format!(
                         "'{}' and '{}' must both set max_gpus, to the same number: their jobs \
                          share that many GPUs",
-                        ta.name, tb.name
+                        a_name, b_name
                     ),
                 ));
             }
         }
-        crate::scenario::one_per_type(pair.throughput.len(), types, &at, problems);
+        one_per_type(pair.throughput.len(), types, &at, problems);
         for (j, rates) in pair.throughput.iter().enumerate() {
             if rates.len() != 2 {
                 problems.push(Problem::new(
@@ -131,10 +134,14 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Vec<CoL
 /// For each pair, the first earlier pair of the same two tenants (either order), if any. Pairs
 /// are bucketed by their lower tenant, so a file with very many pairs is checked in time
 /// proportional to pairs x tenants at worst, with no sort or tuple-keyed map in the wasm.
-fn listed_before(scenario: &Scenario, index: &HashMap<&str, usize>) -> Vec<Option<usize>> {
-    let mut by_low: Vec<Vec<(usize, usize)>> = vec![Vec::new(); scenario.tenants.len()];
-    let mut earlier = vec![None; scenario.co_located.len()];
-    for (p, pair) in scenario.co_located.iter().enumerate() {
+fn listed_before(
+    co_located: &[CoLocated],
+    tenants: usize,
+    index: &HashMap<&str, usize>,
+) -> Vec<Option<usize>> {
+    let mut by_low: Vec<Vec<(usize, usize)>> = vec![Vec::new(); tenants];
+    let mut earlier = vec![None; co_located.len()];
+    for (p, pair) in co_located.iter().enumerate() {
         let [a, b] = pair.tenants.as_slice() else {
             continue;
         };
@@ -148,30 +155,4 @@ fn listed_before(scenario: &Scenario, index: &HashMap<&str, usize>) -> Vec<Optio
         }
     }
     earlier
-}
-
-/// What tenant i gets from GPUs shared with a partner, in the units of [`Instance::utility`]:
-/// sum over pairs p holding i, and types j, of (T^p_ij / T_i,ref) h_pj. `shared[p][j]` is
-/// h_pj, for the pairs of `inst.co_located` in order (empty: nobody shares).
-pub fn shared_utility(inst: &Instance, i: usize, shared: &[Vec<f64>]) -> f64 {
-    let reference = inst.reference_throughput(i);
-    inst.co_located
-        .iter()
-        .zip(shared)
-        .filter(|(pair, _)| pair.a == i || pair.b == i)
-        .map(|(pair, h)| {
-            pair.throughput
-                .iter()
-                .zip(h)
-                .map(|(&(ta, tb), &h)| (if pair.a == i { ta } else { tb }) * h)
-                .sum::<f64>()
-        })
-        .sum::<f64>()
-        / reference
-}
-
-/// True when some pair holds a GPU's worth above round-off (1e-9 of the cluster).
-pub fn shares_any(inst: &Instance, shared: &[Vec<f64>]) -> bool {
-    let dust = 1e-9 * inst.count.iter().sum::<f64>();
-    shared.iter().flatten().any(|&h| h > dust)
 }

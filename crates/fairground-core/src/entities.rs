@@ -12,7 +12,7 @@
 //! (`max_min_fairness_water_filling.py`, `_compute_priority_weights`); deeper trees apply the
 //! same rule at every level. [`priority_weights`] computes it; `gavel-hierarchical` uses it.
 
-use crate::scenario::{Problem, Scenario};
+use crate::problem::Problem;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -83,11 +83,15 @@ impl EntityTree {
     }
 }
 
-/// Checks the scenario's entities and the tenants' `entity` fields, pushing every problem found
-/// (located), and returns the tree when there is nothing wrong with it.
-pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Option<EntityTree> {
+/// Checks a scenario's entities and its tenants' `entity` fields (`tenant_entities[i]`, in the
+/// tenants' order), pushing every problem found (located), and returns the tree when there is
+/// nothing wrong with it.
+pub(crate) fn check(
+    entities: &[Entity],
+    tenant_entities: &[Option<&str>],
+    problems: &mut Vec<Problem>,
+) -> Option<EntityTree> {
     let before = problems.len();
-    let entities = &scenario.entities;
     let mut index: HashMap<&str, usize> = HashMap::new();
     for (e, entity) in entities.iter().enumerate() {
         let at = format!("entities[{e}]");
@@ -173,10 +177,10 @@ pub(crate) fn check(scenario: &Scenario, problems: &mut Vec<Problem>) -> Option<
             ),
         ));
     }
-    let mut entity_of = vec![None; scenario.tenants.len()];
-    for (i, tenant) in scenario.tenants.iter().enumerate() {
-        let Some(name) = &tenant.entity else { continue };
-        match index.get(name.as_str()) {
+    let mut entity_of = vec![None; tenant_entities.len()];
+    for (i, entity) in tenant_entities.iter().enumerate() {
+        let Some(name) = entity else { continue };
+        match index.get(name) {
             Some(&e) => entity_of[i] = Some(e),
             None => problems.push(Problem::new(
                 format!("tenants[{i}].entity"),

@@ -26,14 +26,7 @@
 
 use crate::{Allocation, Instance};
 
-/// Relative tolerance of every fairness verdict and of the checks on every answer a policy
-/// gives: a constraint holds when it is broken by at most `TOLERANCE` times the size of the
-/// quantities it compares (so the verdict does not change with the units of throughput).
-pub const TOLERANCE: f64 = 1e-6;
-
-/// The LPs impose each constraint to `TOLERANCE * LP_MARGIN`, so an answer they accept passes
-/// the checker with room for round-off.
-pub const LP_MARGIN: f64 = 1e-2;
+pub use crate::tolerance::{LP_MARGIN, TOLERANCE};
 
 /// N: GPUs in the cluster, all types together.
 pub fn cluster_size(inst: &Instance) -> f64 {

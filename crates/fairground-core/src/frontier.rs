@@ -157,7 +157,7 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
         };
         match solved {
             // The curves are over allocations without sharing, and EF is not defined with it.
-            Ok(sol) if crate::co_location::shares_any(inst, &sol.shared) => failed.push(format!(
+            Ok(sol) if inst.shares_any(&sol.shared) => failed.push(format!(
                 "{}: it shares GPUs between co-located pairs, and these curves are over \
                  allocations without sharing",
                 policy.name()

@@ -17,9 +17,11 @@ pub mod order;
 pub mod parallel;
 pub mod policies;
 pub mod presets;
+pub mod problem;
 pub mod properties;
 pub mod report;
 pub mod scenario;
+pub mod tolerance;
 
 pub use allocation::Allocation;
 pub use co_location::{CoLocated, CoLocation};

@@ -2,7 +2,6 @@
 //! allocation, and a strategy-proofness probe of any policy. Each failed check carries a witness
 //! (who envies whom, a dominating allocation, a profitable lie) as data the UI can show.
 
-use crate::co_location::shares_any;
 use crate::deadline::OutOfTime;
 use crate::fairness;
 use crate::lp::{Lp, Var};
@@ -132,7 +131,7 @@ pub fn check_solution(inst: &Instance, sol: &Solution, metrics: &Metrics) -> Pro
         report.sharing_incentive.holds = (0..inst.tenants())
             .all(|i| fairness::shortfall_of_utility(inst, i, metrics.utility[i]) <= TOLERANCE);
     }
-    if shares_any(inst, &sol.shared) {
+    if inst.shares_any(&sol.shared) {
         report.envy_freeness = EfCheck {
             holds: None,
             undecided: Some(
@@ -221,7 +220,7 @@ fn verdict(inst: &Instance, h: Solution, utility: &[f64], efficiency: f64) -> Pe
             );
         }
     }
-    let shares = shares_any(inst, &h.shared);
+    let shares = inst.shares_any(&h.shared);
     PeCheck {
         holds: Some(!dominates),
         undecided: None,

@@ -5,9 +5,10 @@
 
 use crate::co_location::{self, CoLocated, CoLocation};
 use crate::entities::{Entity, EntityTree};
+use crate::problem::one_per_type;
+pub use crate::problem::Problem;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::fmt;
 
 /// The scenario schema version this build reads and writes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -109,29 +110,6 @@ impl From<Normalization> for String {
     }
 }
 
-/// One thing wrong with a scenario, located by a path into its JSON.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Problem {
-    /// Where: `tenants[3].throughput[1]`, `gpu_types`, or `.` for the whole document.
-    pub path: String,
-    pub message: String,
-}
-
-impl Problem {
-    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem {
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.path, self.message)
-    }
-}
-
 impl Scenario {
     /// Parses scenario JSON; a syntax or type error is located by its JSON path and line/column.
     pub fn from_json(text: &str) -> Result<Scenario, Problem> {
@@ -192,8 +170,20 @@ impl Scenario {
         self.check_gpu_types(&mut problems);
         self.check_tenants(&mut problems);
         let reference = self.check_normalization(&mut problems);
-        let tree = crate::entities::check(self, &mut problems);
-        let pairs = co_location::check(self, &mut problems);
+        let tenant_entities: Vec<Option<&str>> =
+            self.tenants.iter().map(|t| t.entity.as_deref()).collect();
+        let tree = crate::entities::check(&self.entities, &tenant_entities, &mut problems);
+        let tenants: Vec<(&str, Option<f64>)> = self
+            .tenants
+            .iter()
+            .map(|t| (t.name.as_str(), t.max_gpus))
+            .collect();
+        let pairs = co_location::check(
+            &self.co_located,
+            &tenants,
+            self.gpu_types.len(),
+            &mut problems,
+        );
         match tree {
             Some(tree) if problems.is_empty() => Ok(self.build_instance(reference, tree, pairs)),
             _ => Err(problems),
@@ -344,16 +334,6 @@ impl Scenario {
     }
 }
 
-/// `{at}.throughput` must have one entry per GPU type.
-pub(crate) fn one_per_type(len: usize, types: usize, at: &str, problems: &mut Vec<Problem>) {
-    if len != types {
-        problems.push(Problem::new(
-            format!("{at}.throughput"),
-            format!("has {len} entries but there are {types} GPU types"),
-        ));
-    }
-}
-
 fn check_names<'a>(names: impl Iterator<Item = &'a str>, list: &str, problems: &mut Vec<Problem>) {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (index, name) in names.enumerate() {
@@ -395,6 +375,32 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// What tenant i gets from GPUs shared with a partner, in the units of [`Instance::utility`]:
+    /// sum over pairs p holding i, and types j, of (T^p_ij / T_i,ref) h_pj. `shared[p][j]` is
+    /// h_pj, for the pairs of `self.co_located` in order (empty: nobody shares).
+    pub fn shared_utility(&self, i: usize, shared: &[Vec<f64>]) -> f64 {
+        let reference = self.reference_throughput(i);
+        self.co_located
+            .iter()
+            .zip(shared)
+            .filter(|(pair, _)| pair.a == i || pair.b == i)
+            .map(|(pair, h)| {
+                pair.throughput
+                    .iter()
+                    .zip(h)
+                    .map(|(&(ta, tb), &h)| (if pair.a == i { ta } else { tb }) * h)
+                    .sum::<f64>()
+            })
+            .sum::<f64>()
+            / reference
+    }
+
+    /// True when some pair holds a GPU's worth above round-off (1e-9 of the cluster).
+    pub fn shares_any(&self, shared: &[Vec<f64>]) -> bool {
+        let dust = 1e-9 * self.count.iter().sum::<f64>();
+        shared.iter().flatten().any(|&h| h > dust)
+    }
+
     pub fn tenants(&self) -> usize {
         self.tenant_names.len()
     }

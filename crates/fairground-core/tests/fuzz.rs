@@ -1,6 +1,6 @@
 //! The robustness fuzz suite: scenarios with throughputs, weights, caps and GPU counts spread over
 //! many orders of magnitude, every policy, and each answer judged by an independent checker
-//! written here from the definitions (README and ../shared/BACKGROUND.md), never through the
+//! written here from the definitions (docs/policies.md and ../shared/BACKGROUND.md), never through the
 //! engine's own helpers, with optima re-solved by a different solver (clarabel, interior point).
 //!
 //! What must hold for every scenario and policy: the policy either answers or refuses with an

@@ -5,7 +5,9 @@
 //! jobs on GPUs; inside the round, completions happen at their exact instants; the result has
 //! per-job completion times and cluster-wide metrics ([`metrics::SimResult`]).
 
+pub mod config;
 pub mod engine;
+pub mod error;
 pub mod limits;
 pub mod metrics;
 pub mod mixed;
@@ -21,7 +23,8 @@ pub mod throughputs;
 pub mod traces;
 pub mod workload;
 
-pub use engine::{simulate, SimConfig, Simulation};
+pub use config::SimConfig;
+pub use engine::{simulate, Simulation};
 pub use metrics::SimResult;
 pub use mixed::MixedRate;
 pub use model::{Cluster, Job, Server, SimError};

@@ -24,8 +24,6 @@
 //! not known without running it. Within the limits the longest lone job is 87,600 rounds:
 //! 0.05 s under fifo, 0.17 s under Hadar (BENCHMARKS.md, "Input limits").
 
-use crate::model::Job;
-
 /// Most GPUs a cluster may have, in all types together.
 pub const MAX_GPUS: u64 = 100_000;
 
@@ -38,26 +36,32 @@ pub const MAX_JOB_S: f64 = 365.0 * 24.0 * 3600.0;
 /// Latest a job may arrive: ten years after time 0.
 pub const MAX_ARRIVAL_S: f64 = 10.0 * MAX_JOB_S;
 
-/// A job's arrival and length against the limits (its steps over its fastest whole-job rate);
-/// the message says which limit and by how much, for the caller to locate (a job id, a line).
-/// A job that can run nowhere (every rate 0) has no length and is not refused here.
-pub fn check_job(job: &Job) -> Result<(), String> {
-    if job.arrival > MAX_ARRIVAL_S {
+/// Samples kept per series of a run's result (utilisation, tenant shares, tenants' verdicts over
+/// time): past twice this, neighbours are merged in pairs, so a long run's result stays small.
+pub const MAX_SAMPLES: usize = 1000;
+
+/// A job's arrival and length against the limits (its steps over its fastest whole-job rate,
+/// `rate` per GPU type); the message says which limit and by how much, for the caller to locate
+/// (a job id, a line). A job that can run nowhere (every rate 0) has no length and is not refused
+/// here. (Numbers, not a `Job`: the limits sit below the model, which checks its cluster
+/// against [`MAX_GPUS`].)
+pub fn check_job(arrival: f64, total_steps: f64, rate: &[f64]) -> Result<(), String> {
+    if arrival > MAX_ARRIVAL_S {
         return Err(format!(
             "arrives at {:e} s, past the {:.0}-year horizon ({MAX_ARRIVAL_S:e} s) the simulator \
              accepts",
-            job.arrival,
+            arrival,
             MAX_ARRIVAL_S / MAX_JOB_S
         ));
     }
-    let fastest = job.rate.iter().copied().fold(0.0, f64::max);
+    let fastest = rate.iter().copied().fold(0.0, f64::max);
     if fastest > 0.0 {
-        let seconds = job.total_steps / fastest;
+        let seconds = total_steps / fastest;
         if seconds > MAX_JOB_S {
             return Err(format!(
                 "{:e} steps take {:.3e} s ({:.3e} years) even at its fastest rate ({fastest} \
                  steps/s); a job may take at most a year (a corrupt duration?)",
-                job.total_steps,
+                total_steps,
                 seconds,
                 seconds / MAX_JOB_S
             ));
@@ -81,31 +85,17 @@ pub fn check_job_count(jobs: usize, max_jobs: usize) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn job(arrival: f64, steps: f64, rate: Vec<f64>) -> Job {
-        Job {
-            id: 0,
-            tenant: "t".into(),
-            job_type: "m".into(),
-            arrival,
-            total_steps: steps,
-            scale_factor: 1,
-            rate,
-            resources: None,
-            gpu_mem_mb: None,
-        }
-    }
-
     #[test]
     fn a_year_at_the_fastest_rate_and_ten_years_of_arrivals() {
         // 31,536,000 steps at 1 step/s is exactly a year: accepted; one more step is not.
-        assert!(check_job(&job(0.0, MAX_JOB_S, vec![0.5, 1.0])).is_ok());
-        let err = check_job(&job(0.0, MAX_JOB_S + 1.0, vec![0.5, 1.0])).unwrap_err();
+        assert!(check_job(0.0, MAX_JOB_S, &[0.5, 1.0]).is_ok());
+        let err = check_job(0.0, MAX_JOB_S + 1.0, &[0.5, 1.0]).unwrap_err();
         assert!(err.contains("at most a year"), "{err}");
-        assert!(check_job(&job(MAX_ARRIVAL_S, 1.0, vec![1.0])).is_ok());
-        let err = check_job(&job(MAX_ARRIVAL_S + 1.0, 1.0, vec![1.0])).unwrap_err();
+        assert!(check_job(MAX_ARRIVAL_S, 1.0, &[1.0]).is_ok());
+        let err = check_job(MAX_ARRIVAL_S + 1.0, 1.0, &[1.0]).unwrap_err();
         assert!(err.contains("10-year horizon"), "{err}");
         // Runs nowhere: no length to check (the engine reports it unschedulable).
-        assert!(check_job(&job(0.0, 1e300, vec![0.0])).is_ok());
+        assert!(check_job(0.0, 1e300, &[0.0]).is_ok());
         assert!(check_job_count(2, 2).is_ok());
         assert!(check_job_count(3, 2).unwrap_err().contains("--max-jobs"));
     }

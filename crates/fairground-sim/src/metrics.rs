@@ -1,5 +1,6 @@
 //! What a simulation measures, and the recorder the engine fills as it goes.
 
+use crate::limits::MAX_SAMPLES;
 use crate::model::{Cluster, Job};
 use crate::schedulers::Placement;
 use serde::{Deserialize, Serialize};
@@ -509,8 +510,6 @@ pub fn measure(outcomes: &[JobOutcome], from: usize, to: usize) -> MeasuredJct {
     }
 }
 
-/// Samples kept per series: past twice this, neighbours are merged in pairs.
-pub const MAX_SAMPLES: usize = 1000;
 /// Numbers kept in the tenant-share series (samples x tenants), at most.
 const MAX_SHARE_VALUES: usize = 200_000;
 

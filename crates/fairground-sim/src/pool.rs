@@ -1,7 +1,17 @@
 //! Free GPUs during one round's scheduling, and Gavel's packing rule.
 
 use crate::model::Cluster;
-use crate::schedulers::Piece;
+use serde::{Deserialize, Serialize};
+
+/// GPUs on one server given to a job for a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Piece {
+    pub server: usize,
+    /// GPU indices on that server.
+    pub gpus: Vec<u32>,
+    /// Which copy of the job this piece runs (0 unless the job is forked, as in HadarE).
+    pub copy: u32,
+}
 
 /// The GPUs not yet given out this round, by server.
 ///

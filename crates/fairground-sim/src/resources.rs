@@ -10,7 +10,7 @@
 //! with the CPUs and memory a placement gives it ([`JobResources::speedup`]), so a scheduler
 //! cannot claim a speed its resources do not buy.
 
-use crate::model::SimError;
+use crate::error::SimError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

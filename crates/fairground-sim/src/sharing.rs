@@ -13,8 +13,21 @@
 //! - **Gradient accumulation** ([`Accumulation`]): a job run as k sub-batches of B/k, accumulating
 //!   k steps per update, keeps its convergence; the model here is stated with its parameters.
 
-use crate::model::SimError;
+use crate::error::SimError;
 use std::collections::BTreeMap;
+
+/// Reads Gavel's `simulation_throughputs.json` once for both of its parts: every job's rates
+/// alone, and the slowdowns of the co-located pairs (`--throughputs` on the CLI, the
+/// Simulation tab's upload).
+pub fn read_gavel_file(
+    text: &str,
+) -> Result<(crate::throughputs::ThroughputTable, Interference), SimError> {
+    let value = crate::throughputs::parse_gavel_json(text)?;
+    Ok((
+        crate::throughputs::ThroughputTable::from_gavel_value(&value)?,
+        Interference::from_gavel_value(&value),
+    ))
+}
 
 /// Slowdown assumed for both jobs of a pair with no measurement: time slicing, half the GPU each.
 pub const FALLBACK_SLOWDOWN: f64 = 2.0;
@@ -69,7 +82,7 @@ impl GpuMemory {
 /// (../shared/BACKGROUND.md: resnet18 6432, shufflenet 5252, vgg19 4304, vgg16 4224, dqn 2230,
 /// a2c 2094, bert 8058, gpt2 10532), and for Gavel's models estimates (no measurement is
 /// published): roughly the weights, gradients and optimizer state plus activations growing with
-/// the batch, rounded. The estimates are stated as such in the README.
+/// the batch, rounded. The estimates are stated as such in docs/simulator.md.
 pub fn model_memory_mb(model: &str) -> Option<f64> {
     let testbed = [
         ("resnet18", 6432.0),

@@ -422,7 +422,7 @@ pub struct TenantFairness {
     pub tight_envy: Vec<Vec<usize>>,
     /// Recomputations at which the split LP failed and the equal-time split was used instead.
     pub equal_time_fallbacks: usize,
-    /// Per recomputation (thinned to at most 2 x [`crate::metrics::MAX_SAMPLES`]): the time and
+    /// Per recomputation (thinned to at most 2 x [`crate::limits::MAX_SAMPLES`]): the time and
     /// each tenant's V_t and u_t (0 for a tenant with no active jobs).
     pub over_time: Vec<TenantSample>,
 }
@@ -522,7 +522,7 @@ impl TenantFairness {
             self.linear_ef_held[t] += usize::from(linear_envy_free);
         }
         self.over_time.push(sample);
-        if self.over_time.len() >= 2 * crate::metrics::MAX_SAMPLES {
+        if self.over_time.len() >= 2 * crate::limits::MAX_SAMPLES {
             // Keep every other sample: a long run keeps 1-2 x MAX_SAMPLES of them.
             let kept: Vec<TenantSample> = std::mem::take(&mut self.over_time)
                 .into_iter()

@@ -1,25 +1,12 @@
 //! Throughput tables: steps/s of a (model, scale factor) job on each GPU type.
 
-use crate::model::SimError;
+use crate::error::SimError;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThroughputTable {
     /// (model, scale factor) -> GPU type -> steps/s of the whole job, alone on its GPUs.
     entries: BTreeMap<(String, u32), BTreeMap<String, f64>>,
-}
-
-/// Reads Gavel's `simulation_throughputs.json` once for both of its parts: every job's rates
-/// alone, and the slowdowns of the co-located pairs (`--throughputs` on the CLI, the
-/// Simulation tab's upload).
-pub fn read_gavel_file(
-    text: &str,
-) -> Result<(ThroughputTable, crate::sharing::Interference), SimError> {
-    let value = parse_gavel_json(text)?;
-    Ok((
-        ThroughputTable::from_gavel_value(&value)?,
-        crate::sharing::Interference::from_gavel_value(&value),
-    ))
 }
 
 pub(crate) fn parse_gavel_json(text: &str) -> Result<serde_json::Value, SimError> {

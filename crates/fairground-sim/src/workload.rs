@@ -594,7 +594,8 @@ pub fn csv_trace(
             resources,
             gpu_mem_mb,
         };
-        crate::limits::check_job(&job).map_err(|e| SimError::Input(format!("{at}: {e}")))?;
+        crate::limits::check_job(job.arrival, job.total_steps, &job.rate)
+            .map_err(|e| SimError::Input(format!("{at}: {e}")))?;
         jobs.push(job);
     }
     Ok(jobs)

@@ -485,7 +485,7 @@ fn frontier_view(results: &Results) -> Html {
                 <p class="notice" data-testid="frontier-too-big">{ format!(
                     "The price-of-fairness frontier is computed in the page up to {MAX_FRONTIER_TENANTS} \
                      tenants ({} here): it solves dozens of LPs of oef-coop's size. Run \
-                     `fairground frontier SCENARIO.json` (README) for this scenario.",
+                     `fairground frontier SCENARIO.json` (docs/mechanisms.md) for this scenario.",
                     results.scenario.tenants.len()
                 ) }</p>
             }

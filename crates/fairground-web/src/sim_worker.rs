@@ -2,9 +2,9 @@
 //! progress after each chunk and stopping when a `Cancel` arrives between chunks.
 
 use fairground_sim::metrics::SimResult;
+use fairground_sim::sharing::read_gavel_file;
 use fairground_sim::sharing::{GpuMemory, Interference};
 use fairground_sim::tenants::ShareAmong;
-use fairground_sim::throughputs::read_gavel_file;
 use fairground_sim::traces::{TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, synergy, synthetic, SynergyConfig, SyntheticConfig,
@@ -272,7 +272,7 @@ fn config(req: &SimRequest, interference: Interference) -> Result<SimConfig, Str
         mixed_rate,
         sync_overhead_s: req
             .sync_overhead_s
-            .unwrap_or(fairground_sim::engine::DEFAULT_SYNC_OVERHEAD_S),
+            .unwrap_or(fairground_sim::config::DEFAULT_SYNC_OVERHEAD_S),
         interference,
         share_among: match req.share_among.as_str() {
             "" => ShareAmong::Jobs,

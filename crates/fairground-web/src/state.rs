@@ -281,7 +281,7 @@ fn too_big(what: &str, tenants: usize, types: usize) -> Option<String> {
         format!(
             "{what} would make {tenants} tenants x {types} GPU types, past the editor's \
              {MAX_INTERACTIVE_TENANTS} x {MAX_INTERACTIVE_TYPES}; nothing was changed. Solve \
-             bigger scenarios with `fairground solve FILE` (see the README)."
+             bigger scenarios with `fairground solve FILE` (see docs/cli.md)."
         )
     })
 }
@@ -292,7 +292,7 @@ pub fn too_many_pairs(what: &str, pairs: usize) -> Option<String> {
         format!(
             "{what} would have {pairs} co-located pairs, past the editor's \
              {MAX_INTERACTIVE_PAIRS}; nothing was changed. Solve it with `fairground solve FILE` \
-             (see the README)."
+             (see docs/cli.md)."
         )
     })
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 /// reads it: fair shares of every GPU type, then trades of fast GPUs for slow ones between
 /// tenants. The paper's body is not available here; what is known (its abstract, secondary
 /// accounts and a public re-implementation, mhomidi/threashold-util-sim) fixes the outline, and
-/// every other choice is ours, stated here and in the README.
+/// every other choice is ours, stated here and in docs/policies.md.
 ///
 /// **Start.** Tenant i holds the fraction phi_i of every type: phi_i = w_i / sum_k w_k, except
 /// that a capped tenant holds at most its cap (phi_i <= d_i / sum_j n_j) and what it leaves is

@@ -53,7 +53,6 @@ pub use oef_coop::{
 pub use oef_noncoop::OefNonCoop;
 pub use partial_allocation::PartialAllocation;
 
-use crate::co_location::shared_utility;
 use crate::fairness::TOLERANCE;
 use crate::lp::LpError;
 use crate::{Allocation, Instance};
@@ -80,7 +79,7 @@ impl Solution {
         let mut utility = self.allocation.utilities(inst);
         if !self.shared.is_empty() {
             for (i, u) in utility.iter_mut().enumerate() {
-                *u += shared_utility(inst, i, &self.shared);
+                *u += inst.shared_utility(i, &self.shared);
             }
         }
         utility

@@ -1,5 +1,5 @@
 use super::{greedy_fastest, Placement, RoundView, Scheduler};
-use crate::model::SimError;
+use crate::error::SimError;
 
 /// First in, first out, heterogeneity-aware as Gavel's `fifo_perf`: in arrival order, each job
 /// takes the fastest GPU type with enough free GPUs; one that fits nowhere waits while later

@@ -1,5 +1,5 @@
 use super::{greedy_fastest, Placement, RoundView, Scheduler};
-use crate::model::SimError;
+use crate::error::SimError;
 use fairground_core::order::sort_indices_by;
 
 /// Least attained service (Tiresias-style), preemptive at round boundaries: jobs ordered by

@@ -31,17 +31,8 @@ pub use tiresias::Tiresias;
 
 use crate::model::{Cluster, Job, SimError};
 use crate::pool::GpuPool;
+pub use crate::pool::Piece;
 use serde::{Deserialize, Serialize};
-
-/// GPUs on one server given to a job for a round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Piece {
-    pub server: usize,
-    /// GPU indices on that server.
-    pub gpus: Vec<u32>,
-    /// Which copy of the job this piece runs (0 unless the job is forked, as in HadarE).
-    pub copy: u32,
-}
 
 /// Two jobs on the same GPUs (at most two per GPU, within the GPU's memory), each slowed down by
 /// `slowdown` >= 1; a job may run `accumulation` sub-batches per step (gradient accumulation, see
@@ -132,7 +123,7 @@ pub trait Scheduler {
         Vec::new()
     }
     /// Who this scheduler shares the cluster among, given what the run asked for
-    /// ([`crate::engine::SimConfig::share_among`]). By default a scheduler orders or places
+    /// ([`crate::config::SimConfig::share_among`]). By default a scheduler orders or places
     /// jobs, with no notion of parties, and says so when tenants were asked for.
     fn parties(&self, asked: crate::tenants::ShareAmong) -> String {
         match asked {
@@ -225,7 +216,7 @@ pub fn names() -> Vec<String> {
 /// The scheduler for a policy name (see [`names`]).
 pub fn by_name(
     name: &str,
-    config: &crate::SimConfig,
+    config: &crate::config::SimConfig,
 ) -> Result<Box<dyn Scheduler + Send>, SimError> {
     Ok(match name {
         "fifo" => Box::new(Fifo),

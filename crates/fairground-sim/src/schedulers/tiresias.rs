@@ -14,7 +14,7 @@
 //! queues at 700 s, promotion when pending time >= executed time).
 
 use super::{greedy_fastest, Placement, RoundView, Scheduler};
-use crate::model::SimError;
+use crate::error::SimError;
 use std::collections::HashMap;
 
 pub struct Tiresias {

@@ -10,7 +10,7 @@
 //! [`super`]). Columns may come in any order; others are ignored.
 
 use super::{fnv1a, into_jobs, seconds_of, TenantField, TraceJob, TraceOptions, TraceRead};
-use crate::model::SimError;
+use crate::error::SimError;
 use crate::throughputs::ThroughputTable;
 
 /// Whether a CSV header is Helios's (so `--trace-format` can be left out).

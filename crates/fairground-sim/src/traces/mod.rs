@@ -2,7 +2,7 @@
 //! they share lives here: the rules that turn a trace's job (a duration on some GPU, no model)
 //! into a job the simulator can replay, and the report of what was kept and skipped.
 //!
-//! **Rules common to every format** (README, "Public traces"):
+//! **Rules common to every format** (docs/simulator.md, "Public traces"):
 //! - *Model.* A trace gives a duration, not a model, so each job is given a model from the
 //!   throughput table among those measured at its GPU count, chosen by a seeded hash of the
 //!   trace's own job id ([`model_for`]): the same job gets the same model whatever else the file

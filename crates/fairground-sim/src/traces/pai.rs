@@ -28,7 +28,7 @@
 //!   `job_name`.
 
 use super::{fnv1a, into_jobs, TenantField, TraceJob, TraceOptions, TraceRead};
-use crate::model::SimError;
+use crate::error::SimError;
 use crate::throughputs::ThroughputTable;
 use std::collections::HashMap;
 

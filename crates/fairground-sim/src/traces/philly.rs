@@ -16,7 +16,7 @@
 //! - The model draw hashes `jobid`'s text.
 
 use super::{fnv1a, into_jobs, seconds_of, TenantField, TraceJob, TraceOptions, TraceRead};
-use crate::model::SimError;
+use crate::error::SimError;
 use crate::throughputs::ThroughputTable;
 use serde_json::value::RawValue;
 use serde_json::Value;

@@ -6,7 +6,7 @@ mod shares;
 pub use packed::GavelPacked;
 
 use super::{Placement, RoundView, Scheduler};
-use crate::model::SimError;
+use crate::error::SimError;
 use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
 use crate::tenants::{speedups, ShareAmong, TenantFairness, TenantJobs};

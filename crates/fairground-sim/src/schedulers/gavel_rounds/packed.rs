@@ -33,7 +33,7 @@
 
 use super::super::{Placement, RoundView, Scheduler, Sharing};
 use super::{instance_over, per_gpu_rates, snap};
-use crate::model::SimError;
+use crate::error::SimError;
 use crate::pool::GpuPool;
 use crate::sharing::Interference;
 use fairground_core::order::sort_indices_by;

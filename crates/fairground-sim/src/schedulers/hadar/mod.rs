@@ -3,7 +3,7 @@
 //! **Hadar** places a job's workers on several GPU types at once (task-level heterogeneity) and
 //! decides in space and time with an online primal-dual algorithm. Neither paper's body nor code
 //! is public; this follows the template in BACKGROUND.md, and every choice the papers leave open
-//! is stated here (and in the README):
+//! is stated here (and in docs/simulator.md):
 //! - *Slots* are the simulator's rounds (`--round`, 360 s as Gavel), slot 0 the round being
 //!   planned; the plan looks [`DEFAULT_HORIZON`] slots ahead (two hours at 360 s: long enough for
 //!   a job to choose between starting now on a slow type and waiting a few rounds for a fast
