@@ -7,9 +7,15 @@
 //! - `cargo xtask fuzz [--minutes N]`: the engine's extreme-range fuzz suite, for N minutes.
 //! - `cargo xtask reproduce`: regenerate REPRODUCTION.md (the seed systems' claims on our engine).
 //! - `cargo xtask bench-oef [TENANTS...]`: oef-coop against HiGHS on the same instances.
+//! - `cargo xtask screenshot`: the README's picture of the playground, `docs/playground.png`.
+//! - `cargo xtask check-docs`: the documentation's relative links and anchors, and the modules'
+//!   import layering (both also in `test`).
+//! - `cargo xtask doc-moved OLD.md`: which sentences of an old Markdown file are in no file today.
 
 mod bench_oef;
 mod cmd;
+mod docs;
+mod layers;
 mod reproduce;
 mod serve;
 mod setup;
@@ -31,6 +37,13 @@ tasks:
                                   crates/fairground-core/tests/fuzz-regressions/
   reproduce                       regenerate REPRODUCTION.md: each seed system's claims beside
                                   the figures our engine gives (a few minutes)
+  screenshot                      build the site and write the README's picture of the
+                                  playground, docs/playground.png (at most 100 KB)
+  check-docs                      check the Markdown files' relative links and anchors, and
+                                  that no crate's modules import each other in a circle (test
+                                  runs both too)
+  doc-moved OLD.md                list the sentences of OLD.md that no Markdown file holds
+                                  today (after moving text between pages)
   bench-oef [TENANTS...]          oef-coop against HiGHS (highspy, installed under target/) on
                                   the same random instances, 8 types (default 100 200 500 1000;
                                   1,000 takes several minutes)";
@@ -43,6 +56,13 @@ fn main() -> ExitCode {
         Some("setup") if args.len() == 1 => setup::all().map(|_| ()),
         Some("fuzz") => fuzz_minutes(&args[1..]).and_then(fuzz),
         Some("reproduce") if args.len() == 1 => reproduce::run(),
+        Some("screenshot") if args.len() == 1 => serve::screenshot(),
+        Some("check-docs") if args.len() == 1 => {
+            docs::check(&project_root()).and_then(|()| layers::check(&project_root()))
+        }
+        Some("doc-moved") if args.len() == 2 => {
+            docs::moved(&project_root(), std::path::Path::new(&args[1]))
+        }
         Some("bench-oef") => bench_oef::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

@@ -44,6 +44,88 @@ pub fn run(host: &str, port: u16) -> Result<(), String> {
     Ok(())
 }
 
+/// `cargo xtask screenshot`: builds the site, serves it on a free port and writes the README's
+/// picture, `docs/playground.png`, refusing one over the size the docs check allows.
+pub fn screenshot() -> Result<(), String> {
+    let root = project_root();
+    let tools = setup::all()?; // Playwright and Chromium as the end-to-end tests use them
+    let dist = build_site(&tools)?;
+    let server = bind("127.0.0.1", 0)?;
+    let url = format!(
+        "http://{}/",
+        server
+            .local_addr()
+            .map_err(|e| format!("the server has no address: {e}"))?
+    );
+    std::thread::spawn(move || handle(server, &dist));
+    let raw = root.join("target").join("screenshot-full-colour.png");
+    cmd::run(
+        &format!("screenshot of {url}"),
+        Command::new("node")
+            .arg("tests/perf/screenshot.mjs")
+            .arg(&url)
+            .arg(&raw)
+            .env("PATH", tools.path())
+            .env("CHROMIUM", setup::CHROMIUM)
+            .current_dir(&root),
+    )?;
+    let out = root.join(crate::docs::SCREENSHOT);
+    let bytes = to_256_colours(&raw, &out)?;
+    if bytes > crate::docs::SCREENSHOT_MAX_BYTES {
+        return Err(format!(
+            "{}: {bytes} bytes, over the {} the docs check allows",
+            out.display(),
+            crate::docs::SCREENSHOT_MAX_BYTES
+        ));
+    }
+    eprintln!("{}: {bytes} bytes", out.display());
+    Ok(())
+}
+
+/// Rewrites a full-colour PNG as a 256-colour one (NeuQuant's palette, deflate at its best):
+/// a page of anti-aliased text is about 159 KB in full colour, and JPEG blurs the text before it
+/// gets under 100 KB. Returns the bytes written.
+fn to_256_colours(raw: &Path, out: &Path) -> Result<u64, String> {
+    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", raw.display());
+    let file = std::fs::File::open(raw).map_err(|e| fail(&e))?;
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .map_err(|e| fail(&e))?;
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buf).map_err(|e| fail(&e))?;
+    let pixels = &buf[..frame.buffer_size()];
+    let rgba: Vec<u8> = match (frame.color_type, frame.bit_depth) {
+        (png::ColorType::Rgba, png::BitDepth::Eight) => pixels.to_vec(),
+        (png::ColorType::Rgb, png::BitDepth::Eight) => pixels
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        other => {
+            return Err(fail(&format!(
+                "an 8-bit RGB(A) picture expected, got {other:?}"
+            )))
+        }
+    };
+    let quant = color_quant::NeuQuant::new(10, 256, &rgba);
+    let indices: Vec<u8> = rgba
+        .chunks_exact(4)
+        .map(|p| quant.index_of(p) as u8) // 256 colours: an index fits a byte
+        .collect();
+    let file = std::fs::File::create(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), frame.width, frame.height);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(quant.color_map_rgb());
+    encoder.set_compression(png::Compression::Best);
+    let write = |e: png::EncodingError| format!("{}: {e}", out.display());
+    let mut writer = encoder.write_header().map_err(write)?;
+    writer.write_image_data(&indices).map_err(write)?;
+    writer.finish().map_err(write)?;
+    std::fs::metadata(out)
+        .map(|m| m.len())
+        .map_err(|e| format!("{}: {e}", out.display()))
+}
+
 /// Binds the listening socket, turning the common failures into advice.
 pub fn bind(host: &str, port: u16) -> Result<TcpListener, String> {
     TcpListener::bind((host, port)).map_err(|err| {

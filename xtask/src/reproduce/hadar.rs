@@ -255,7 +255,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
         "Gavel's measured throughputs (simulation_throughputs.json); rounds of 360 s; \
                       servers of 8 GPUs; HadarE's sync overhead 10 s a round; gavel-las \
                       recomputed every 1,920 s as Gavel; hadar plans 20 slots ahead, shortest \
-                      remaining time first, GPUs the prices leave idle backfilled (README); the \
+                      remaining time first, GPUs the prices leave idle backfilled (docs/simulator.md); the \
                       same jobs for every policy (on 4+4+4, the jobs gavel-las cannot run left \
                       out); total time = last finish - first arrival"
             .to_string();
@@ -390,7 +390,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
          column). Shortest remaining time first leaves the longest jobs for the end, each then on \
          its own scale factor of GPUs; gavel-las shares the cluster among all jobs throughout.\n\n\
          Neither paper's body nor code was available: the price function, utility, horizon, turn \
-         order and the backfill are our choices (README, `schedulers/hadar`). With the full \
+         order and the backfill are our choices (docs/simulator.md, `schedulers/hadar`). With the full \
          workloads on 4+4+4, Hadar runs the jobs gavel-las cannot (across types), so those rows \
          compare different work; the rows without them, and the claims above, compare the same \
          jobs. HadarE's published figures are from physical clusters, ours from the simulator with \

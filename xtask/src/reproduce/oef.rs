@@ -109,7 +109,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
         "Gavel's measured throughputs (simulation_throughputs.json); rounds of 360 s; \
                       allocations recomputed every 1,920 s as Gavel; each job a party (the \
                       default, --share-among jobs): Gavel's traces give each job its own tenant \
-                      as the trace reader does (README), so jobs and tenants coincide"
+                      as the trace reader does (docs/simulator.md), so jobs and tenants coincide"
             .to_string();
     let rows = vec![
         Row {

@@ -83,7 +83,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
     }
     after.push_str(
         "\nThe testbed's pairwise slowdowns are not public; Gavel's measured pairs stand in for them, \
-         and the GPU memory footprints of Gavel's models are estimates (README). The two are the \
+         and the GPU memory footprints of Gavel's models are estimates (docs/simulator.md). The two are the \
          largest differences from the paper's set-up, with the workload (Gavel's, not the testbed's \
          models).\n",
     );
