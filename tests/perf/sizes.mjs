@@ -14,10 +14,11 @@ const limit = (name) => {
 };
 
 // What the page needs before its first chart: the page, its style and icon, the playground
-// (Yew, no engine) and the engine module it solves the opening scenario with. Then the two
-// worker scripts, which import that same engine (its wasm is not fetched again).
-const firstChart = [/^index\.html$/, /^style-.*\.css$/, /^favicon-.*\.svg$/, /^fairground-web-.*\.(js|wasm)$/, /^fairground(_bg\.wasm|\.js)$/];
-const later = [/^(solve|sim)-worker\.js$/];
+// (Yew, no engine) and the page's engine (fairground-lp: the LP policies) it solves the opening
+// scenario with. Later: the two worker scripts and the full engine they both import (its wasm
+// fetched once), which documentation pages import too.
+const firstChart = [/^index\.html$/, /^style-.*\.css$/, /^favicon-.*\.svg$/, /^fairground-web-.*\.(js|wasm)$/, /^fairground-lp(_bg\.wasm|\.js)$/];
+const later = [/^(solve|sim)-worker\.js$/, /^fairground(_bg\.wasm|\.js)$/];
 
 const rows = [];
 for (const file of readdirSync(dist).sort()) {

@@ -5,11 +5,14 @@ use std::process::Command;
 use std::time::Instant;
 
 /// Most the playground may download, gzip -9 bytes, before its first chart and in all. Issue
-/// 16's budget is 400 KB and 600 KB; the build is not there yet (BENCHMARKS.md: where the
-/// bytes are), so until it is, these hold the line a few percent above today's size and a
-/// change that makes the download grow fails here. Lower them as the bytes come off.
-const FIRST_CHART_GZIP_MAX: u64 = 900_000;
-const TOTAL_GZIP_MAX: u64 = 900_000;
+/// 49's budgets are 500 KB before the first chart and 1,000 KB in all. The first chart now waits
+/// only for the page and its LP engine (564,774 B with it); everything, the full engine the
+/// workers load included, is 1,122,720 B, over the budget because the two engines each carry
+/// std, serde and the allocation engine (BENCHMARKS.md). These hold the line a few percent
+/// above today's sizes, so a change that makes the download grow fails here; lower them as the
+/// bytes come off.
+const FIRST_CHART_GZIP_MAX: u64 = 580_000;
+const TOTAL_GZIP_MAX: u64 = 1_150_000;
 
 pub fn run() -> Result<(), String> {
     let start = Instant::now();

@@ -116,6 +116,16 @@ pub fn check_step(step: f64) -> Result<usize, String> {
 
 /// Computes every curve at the grid of `step` and places every policy of [`policies::all`].
 pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
+    frontier_among(inst, step, policies::all)
+}
+
+/// [`frontier`] placing the policies `registry` lists ([`policies::all`], or
+/// [`policies::all_lp`] in an engine built without the conic solver).
+pub fn frontier_among(
+    inst: &Instance,
+    step: f64,
+    registry: fn() -> Vec<&'static dyn policies::Policy>,
+) -> Result<Frontier, String> {
     let intervals = check_step(step)?;
     let eps: Vec<f64> = (0..=intervals)
         .map(|k| k as f64 / intervals as f64)
@@ -146,7 +156,7 @@ pub fn frontier(inst: &Instance, step: f64) -> Result<Frontier, String> {
         .fold(0.0, f64::max);
     let mut points = Vec::new();
     let mut failed = Vec::new();
-    for policy in policies::all() {
+    for policy in registry() {
         // oef-coop's program is the SI + EF curve's at eps = 0: its point reuses that answer.
         let reused = (policy.name() == OEF_COOP.name())
             .then(|| both_exact.take())

@@ -1,6 +1,6 @@
-//! The engine on the page's own thread, for small solves: index.html imports `fairground.js`
-//! (the module the workers load, so its wasm is fetched once) while the playground starts, and
-//! puts the promise of it at `window.fairgroundEngine`. The page waits for it before its first
+//! The engine on the page's own thread, for small solves: index.html imports `fairground-lp.js`
+//! (the allocation engine with the LP policies, less than half the workers' full engine) while
+//! the playground starts, and puts the promise of it at `window.fairgroundEngine`. The page waits for it before its first
 //! render ([`load`]), so the opening scenario is solved before anything is drawn and the first
 //! render already has its chart; later small edits are solved here too, in milliseconds.
 //! Anything larger, the probe and the frontier go to the worker, so the page never freezes.
@@ -39,9 +39,16 @@ pub async fn load() {
     SOLVE.with(|s| *s.borrow_mut() = solve);
 }
 
-/// Whether `request` is small enough for the page's thread.
+/// Whether `request` is for the page's thread: small enough, and only policies the page's
+/// engine holds (no market mechanism, whose conic solver only the workers' engine carries).
 pub fn suits(request: &SolveRequest, cells: usize) -> bool {
-    cells <= MAX_CELLS && !request.sp_probe && request.frontier_step.is_none()
+    cells <= MAX_CELLS
+        && !request.sp_probe
+        && request.frontier_step.is_none()
+        && !request
+            .policies
+            .iter()
+            .any(|p| fairground_core::policies::MARKET_MECHANISMS.contains(&p.as_str()))
 }
 
 /// Solves on the page; None when the engine is not loaded: the caller asks the worker instead.

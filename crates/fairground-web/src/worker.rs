@@ -2,7 +2,7 @@
 //! and solved in full, and the reply carries per-policy reports or a readable failure.
 
 use fairground_core::frontier::{self, Frontier};
-use fairground_core::policies::{self, RowMemory};
+use fairground_core::policies::{self, Policy, RowMemory};
 use fairground_core::report::{self, PolicyReport};
 use fairground_core::{PolicyError, Scenario, SpProbeConfig};
 use serde::{Deserialize, Serialize};
@@ -41,13 +41,36 @@ pub struct SolveResponse {
 /// estimated under [`crate::state::PAGE_PROBE_SECONDS`], runs without a limit.
 pub const WORKER_SECONDS: f64 = 25.0;
 
-/// Validates and solves (pure: the same function runs on the main thread in tests and for the
-/// JavaScript API); a request without the probe under [`WORKER_SECONDS`].
+/// The policies an engine solves. The workers' engine and the JavaScript module carry every
+/// policy; the page's engine (`fairground-lp`, which solves the first chart) carries those of
+/// [`policies::all_lp`], so no conic solver is linked into its wasm: a request naming a market
+/// mechanism goes to the worker ([`crate::page_engine::suits`]).
+#[derive(Clone, Copy)]
+pub struct Registry(pub fn() -> Vec<&'static dyn Policy>);
+
+/// Every policy ([`policies::all`]).
+pub const EVERY_POLICY: Registry = Registry(policies::all);
+/// The LP policies alone ([`policies::all_lp`]).
+pub const LP_POLICIES: Registry = Registry(policies::all_lp);
+
+impl Registry {
+    fn by_name(self, name: &str) -> Option<&'static dyn Policy> {
+        (self.0)().into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Validates and solves with every policy (pure: the same function runs on the main thread in
+/// tests and for the JavaScript API); a request without the probe under [`WORKER_SECONDS`].
 pub fn solve_request(req: &SolveRequest) -> Result<SolveResponse, String> {
+    solve_request_in(req, EVERY_POLICY)
+}
+
+/// [`solve_request`] with the policies `registry` holds.
+pub fn solve_request_in(req: &SolveRequest, registry: Registry) -> Result<SolveResponse, String> {
     if req.sp_probe {
-        solve_request_now(req)
+        solve_request_now(req, registry)
     } else {
-        fairground_core::deadline::within(WORKER_SECONDS, || solve_request_now(req))
+        fairground_core::deadline::within(WORKER_SECONDS, || solve_request_now(req, registry))
     }
 }
 
@@ -70,7 +93,7 @@ pub fn with_remembered_rows<T>(f: impl FnOnce() -> T) -> T {
 }
 
 /// [`solve_request`] under whatever time limit the caller set.
-fn solve_request_now(req: &SolveRequest) -> Result<SolveResponse, String> {
+fn solve_request_now(req: &SolveRequest, registry: Registry) -> Result<SolveResponse, String> {
     let scenario = Scenario::from_json(&req.scenario_json).map_err(|p| p.to_string())?;
     let inst = scenario.instance().map_err(|problems| {
         problems
@@ -86,8 +109,13 @@ fn solve_request_now(req: &SolveRequest) -> Result<SolveResponse, String> {
         req.policies
             .iter()
             .map(|name| {
-                let policy =
-                    policies::by_name(name).ok_or_else(|| format!("unknown policy '{name}'"))?;
+                let policy = registry.by_name(name).ok_or_else(|| {
+                    if policies::info(name).is_some() {
+                        format!("{name}: not in this engine (the page's holds the LP policies)")
+                    } else {
+                        format!("unknown policy '{name}'")
+                    }
+                })?;
                 report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| match e {
                     PolicyError::OutOfTime(_) => {
                         format!("{name}: {e} here; `fairground compare` has none")
@@ -101,7 +129,7 @@ fn solve_request_now(req: &SolveRequest) -> Result<SolveResponse, String> {
         .then(|| started.elapsed().as_secs_f64() / reports.len() as f64);
     let frontier = req
         .frontier_step
-        .map(|step| frontier::frontier(&inst, step));
+        .map(|step| frontier::frontier_among(&inst, step, registry.0));
     Ok(SolveResponse {
         reports,
         frontier,
@@ -156,6 +184,29 @@ mod tests {
             .0
     }
 
+    /// The page's engine solves an LP policy as the workers' does, to the bit, and answers a
+    /// market mechanism with a message rather than a wrong report (`page_engine::suits` sends
+    /// those to the worker).
+    #[test]
+    fn the_lp_registry_solves_alike_and_names_what_it_lacks() {
+        let scenario = presets::default_scenario();
+        let names = vec!["oef-coop".to_string(), "gavel-las".to_string()];
+        let request = SolveRequest::new(&scenario, names, false, None);
+        let full = solve_request_in(&request, EVERY_POLICY).unwrap().reports;
+        let lp = solve_request_in(&request, LP_POLICIES).unwrap().reports;
+        assert_eq!(full, lp);
+        let market = SolveRequest::new(&scenario, vec!["nash-welfare".into()], false, None);
+        let answer = solve_request_in(&market, LP_POLICIES).unwrap().reports;
+        let message = answer[0].as_ref().unwrap_err();
+        assert!(
+            message.contains("nash-welfare: not in this engine"),
+            "{message}"
+        );
+        assert!(solve_request_in(&market, EVERY_POLICY).unwrap().reports[0].is_ok());
+        assert!(!crate::page_engine::suits(&market, 4));
+        assert!(crate::page_engine::suits(&request, 4));
+    }
+
     /// The SP badge's estimate: one policy's time, timed on a plain solve and not on a probe.
     #[test]
     fn a_plain_answer_says_how_long_one_policy_took() {
@@ -181,7 +232,8 @@ mod tests {
             None,
         );
         let answer =
-            fairground_core::deadline::within(0.5, || solve_request_now(&request)).unwrap();
+            fairground_core::deadline::within(0.5, || solve_request_now(&request, EVERY_POLICY))
+                .unwrap();
         assert_eq!(answer.reports.len(), 3);
         assert_eq!(answer.reports[0].as_ref().unwrap().policy, "oef-coop");
         for (name, report) in names.iter().zip(&answer.reports).skip(1) {

@@ -291,13 +291,31 @@ pub fn info(name: &str) -> Option<PolicyInfo> {
 
 /// Every policy, in the order the playground and `fairground compare` show them.
 pub fn all() -> Vec<&'static dyn Policy> {
+    let mut all = all_lp();
+    // In the catalogue's order: the market mechanisms after OEF's two.
+    let at = all
+        .iter()
+        .position(|p| p.name() == "oef-noncoop")
+        .map_or(0, |k| k + 1);
+    all.insert(at, &NashWelfare);
+    all.insert(at + 1, &PartialAllocation);
+    all
+}
+
+/// The policies that need clarabel's conic solver (Nash welfare's exponential cones); the rest
+/// are linear programs over microlp or need no solver at all.
+pub const MARKET_MECHANISMS: [&str; 2] = ["nash-welfare", "partial-allocation"];
+
+/// Every policy but [`MARKET_MECHANISMS`], in [`all`]'s order. An engine built on this alone
+/// never reaches clarabel, so the browser's page engine, which solves the first chart, leaves
+/// it out of its wasm (67 KB gzip, BENCHMARKS.md): listed here, not filtered from [`all`], for
+/// that reason.
+pub fn all_lp() -> Vec<&'static dyn Policy> {
     vec![
         &OefCoop {
             ef_rows: EfRows::Lazy,
         },
         &OefNonCoop,
-        &NashWelfare,
-        &PartialAllocation,
         &GavelLas,
         &GavelLasAgnostic,
         &GavelLasPacked,
@@ -416,5 +434,22 @@ mod tests {
         assert_eq!(names.len(), CATALOGUE.len(), "names are unique");
         assert_eq!(info("gavel-ftf").map(|p| p.name), Some("gavel-ftf"));
         assert_eq!(info("no-such-policy"), None);
+    }
+
+    /// `all_lp` is the catalogue without the two market mechanisms, in the catalogue's order,
+    /// and those two are the only policies that reach the conic solver.
+    #[test]
+    fn the_lp_registry_is_every_policy_but_the_markets() {
+        let lp: Vec<&str> = all_lp().iter().map(|p| p.name()).collect();
+        let expected: Vec<&str> = CATALOGUE
+            .iter()
+            .map(|p| p.name)
+            .filter(|n| !MARKET_MECHANISMS.contains(n))
+            .collect();
+        assert_eq!(lp, expected);
+        assert_eq!(all().len(), lp.len() + MARKET_MECHANISMS.len());
+        for name in MARKET_MECHANISMS {
+            assert!(info(name).is_some(), "{name} is a policy");
+        }
     }
 }
