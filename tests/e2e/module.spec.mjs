@@ -155,10 +155,8 @@ test('simulate in the module gives what the Simulation tab gives', async ({ page
 
 test('the playground and both its workers fetch the engine once', async ({ page }) => {
   const bodies = [];
-  const pageEngine = [];
   page.on('requestfinished', async (r) => {
     if (r.url().endsWith('/fairground_bg.wasm')) bodies.push((await r.sizes()).responseBodySize);
-    if (r.url().endsWith('/fairground-lp_bg.wasm')) pageEngine.push((await r.sizes()).responseBodySize);
   });
   await page.goto('./');
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
@@ -166,14 +164,13 @@ test('the playground and both its workers fetch the engine once', async ({ page 
   await page.getByTestId('sim-run').click();
   await expect(page.locator('[data-testid=sim-table] tbody tr')).toHaveCount(3, { timeout: 20_000 });
   // Both workers asked for the full engine; the first request downloaded it, the other was
-  // answered 304 (no body) or from the cache. The page's own engine came once.
+  // answered 304 (no body) or from the cache.
   expect(bodies.length).toBeGreaterThanOrEqual(1);
   expect(bodies.filter((size) => size > 0)).toHaveLength(1);
-  expect(pageEngine.filter((size) => size > 0)).toHaveLength(1);
 });
 
-test('the first chart needs only the page engine, and a market mechanism loads the full one', async ({ page }) => {
-  // The full engine held back: the opening chart must come from the page's LP engine alone.
+test('the first chart needs only the page, and a market mechanism loads the full engine', async ({ page }) => {
+  // The full engine held back: the opening chart must come from the page's own LP policies.
   let release;
   const held = new Promise((resolve) => { release = resolve; });
   await page.route('**/fairground_bg.wasm', async (route) => { await held; await route.continue(); });

@@ -13,11 +13,11 @@ const limit = (name) => {
   return i < 0 ? Infinity : Number(args[i + 1]);
 };
 
-// What the page needs before its first chart: the page, its style and icon, the playground
-// (Yew, no engine) and the page's engine (fairground-lp: the LP policies) it solves the opening
-// scenario with. Later: the two worker scripts and the full engine they both import (its wasm
-// fetched once), which documentation pages import too.
-const firstChart = [/^index\.html$/, /^style-.*\.css$/, /^favicon-.*\.svg$/, /^fairground-web-.*\.(js|wasm)$/, /^fairground-lp(_bg\.wasm|\.js)$/];
+// What the page needs before its first chart: the page, its style and icon, and the playground
+// (Yew with the LP policies it solves the opening scenario with). Later: the two worker scripts
+// and the full engine they both import (its wasm fetched once), which documentation pages
+// import too.
+const firstChart = [/^index\.html$/, /^style-.*\.css$/, /^favicon-.*\.svg$/, /^fairground-web-.*\.(js|wasm)$/];
 const later = [/^(solve|sim)-worker\.js$/, /^fairground(_bg\.wasm|\.js)$/];
 
 const rows = [];

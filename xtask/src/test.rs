@@ -4,15 +4,14 @@ use crate::{cmd, project_root, serve, setup};
 use std::process::Command;
 use std::time::Instant;
 
-/// Most the playground may download, gzip -9 bytes, before its first chart and in all. Issue
-/// 49's budgets are 500 KB before the first chart and 1,000 KB in all. The first chart now waits
-/// only for the page and its LP engine (564,774 B with it); everything, the full engine the
-/// workers load included, is 1,122,720 B, over the budget because the two engines each carry
-/// std, serde and the allocation engine (BENCHMARKS.md). These hold the line a few percent
-/// above today's sizes, so a change that makes the download grow fails here; lower them as the
-/// bytes come off.
-const FIRST_CHART_GZIP_MAX: u64 = 580_000;
-const TOTAL_GZIP_MAX: u64 = 1_150_000;
+/// Most the playground may download, gzip -9 bytes, before its first chart and in all. Before
+/// the first chart it is issue 49's budget, 500 KB: the page with its LP policies linked in
+/// (484,976 B when set). In all, the full engine the workers load included, 1,042,922 B when
+/// set: issue 49's 1,000 KB is not reached (the full engine carries std, serde and the
+/// allocation engine again, BENCHMARKS.md), so this holds the line a few percent above; lower
+/// it as the bytes come off.
+const FIRST_CHART_GZIP_MAX: u64 = 500_000;
+const TOTAL_GZIP_MAX: u64 = 1_070_000;
 
 pub fn run() -> Result<(), String> {
     let start = Instant::now();

@@ -69,14 +69,10 @@ fn pump(
             job.frontier_step,
         );
         let cells = job.scenario.tenants.len() * job.scenario.gpu_types.len();
-        let on_page = if page_engine::suits(&request, cells) {
+        let answer = if page_engine::suits(&request, cells) {
             page_engine::solve(&request)
         } else {
-            None
-        };
-        let answer = match on_page {
-            Some(answer) => answer,
-            None => runner.run(request).await,
+            runner.run(request).await
         };
         match answer {
             Ok(response) => dispatch.dispatch(Action::Solved(Rc::new(Results {

@@ -216,9 +216,9 @@ impl AppState {
         self.solving = self.solvable.is_some();
     }
 
-    /// Solves the current scenario right here with the page's engine module, without the SP
+    /// Solves the current scenario right here with the page's own engine, without the SP
     /// probe, when it is small enough (`page_engine::suits`): used once when the page opens, so
-    /// the first render has its chart. Without the engine, or on failure, the worker answers.
+    /// the first render has its chart. On failure, the worker answers.
     pub fn solve_on_page(&mut self) {
         let Some(scenario) = self.solvable.clone() else {
             return;
@@ -233,7 +233,7 @@ impl AppState {
         if !crate::page_engine::suits(&request, cells) {
             return;
         }
-        if let Some(Ok(response)) = crate::page_engine::solve(&request) {
+        if let Ok(response) = crate::page_engine::solve(&request) {
             self.adopt_first_answer(scenario, response);
         }
     }

@@ -42,9 +42,9 @@ pub struct SolveResponse {
 pub const WORKER_SECONDS: f64 = 25.0;
 
 /// The policies an engine solves. The workers' engine and the JavaScript module carry every
-/// policy; the page's engine (`fairground-lp`, which solves the first chart) carries those of
-/// [`policies::all_lp`], so no conic solver is linked into its wasm: a request naming a market
-/// mechanism goes to the worker ([`crate::page_engine::suits`]).
+/// policy; the page's own (which solves the first chart, [`crate::page_engine`]) carries those
+/// of [`policies::all_lp`], so no conic solver is linked into the page's wasm: a request naming
+/// a market mechanism goes to the worker ([`crate::page_engine::suits`]).
 #[derive(Clone, Copy)]
 pub struct Registry(pub fn() -> Vec<&'static dyn Policy>);
 
