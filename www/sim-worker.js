@@ -1,9 +1,9 @@
 // The playground's simulation worker (yew-agent's reactor side). yew-agent starts a worker with a
 // classic shim: importScripts(this file), then wasm_bindgen(URL beside it). So this file defines
-// that function, and it imports the engine module pages use, fairground.js (dynamic import works
-// in classic workers): both workers and pages share one fairground_bg.wasm.
+// that function, and it imports the full engine, fairground-full.js (dynamic import works in
+// classic workers): both workers share one fairground-full_bg.wasm, fetched once.
 self.wasm_bindgen = async (besideThisFile) => {
-  const engine = await import(new URL("fairground.js", besideThisFile).href);
+  const engine = await import(new URL("fairground-full.js", besideThisFile).href);
   await engine.default();
   engine.startSimWorker();
 };

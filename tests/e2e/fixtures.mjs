@@ -33,11 +33,13 @@ export const openFresh = async (page) => {
 };
 
 // Imports the engine module (dist/fairground.js, what documentation pages use) into the open
-// page as `window.fairground`, initialised.
+// page as `window.fairground`, initialised, with its full engine loaded too (so `solve` takes
+// every policy, the market mechanisms included; module.spec.mjs tests the light engine alone).
 export const loadEngine = async (page) => {
   await page.evaluate(async () => {
     const engine = await import('./fairground.js');
     await engine.default();
+    await engine.loadFullEngine();
     window.fairground = engine;
   });
 };

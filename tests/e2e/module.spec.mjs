@@ -1,5 +1,6 @@
 // The engine as a JavaScript module (dist/fairground.js): a page with only the module and a
-// <div>, and the playground's workers sharing its one wasm.
+// <div> (the light engine draws, compare loads the full one), and the playground's workers
+// sharing the full engine's one wasm.
 import { test, expect, loadEngine } from './fixtures.mjs';
 
 const csv = 'tenant,job_type,arrival_s,total_steps,scale_factor\n' +
@@ -23,8 +24,8 @@ test('module.html draws the allocation chart with the module alone', async ({ pa
   expect(errors[0]).toContain('tenants[0].throughput[0]');
   expect(errors[1]).toBe('the scenario must be an object (got string)');
   expect(errors[2]).toContain("5000 jobs is past this module's 2000");
-  // No playground was loaded: only the engine's wasm.
-  expect(requested.filter((p) => p.endsWith('.wasm'))).toEqual(['/fairground_bg.wasm']);
+  // No playground was loaded: the light engine's wasm, then the full one for compare.
+  expect(requested.filter((p) => p.endsWith('.wasm'))).toEqual(['/fairground-lite_bg.wasm', '/fairground-full_bg.wasm']);
   await page.screenshot({ path: 'tests/output/module.png', fullPage: true });
 });
 
@@ -74,7 +75,7 @@ test('a long call stops at its time limit, and compare keeps what it finished', 
   await page.goto('./module.html');
   await expect(page.locator('#report')).toContainText('oef-coop');
   await loadEngine(page);
-  const out = await page.evaluate(() => {
+  const out = await page.evaluate(async () => {
     const f = window.fairground;
     // 150 tenants x 12 types, every tenant a job whose cap binds (Gavel's scale factors, 37
     // GPUs of each type, as the benchmarks' random scenario with jobs): partial-allocation and
@@ -92,9 +93,10 @@ test('a long call stops at its time limit, and compare keeps what it finished', 
       })),
     };
     const attempt = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.message; } };
-    const entries = f.compare(scenario, { seconds: 2 });
+    const settle = async (fn) => { try { await fn(); return 'no error'; } catch (e) { return e.message; } };
+    const entries = await f.compare(scenario, { seconds: 2 });
     // gavel-hierarchical over 2,000 jobs takes seconds natively; fifo after it is not started.
-    const sim = f.simulate({
+    const sim = await f.simulate({
       cluster: 'v100=16,p100=16,k80=16',
       workload: { Synthetic: { jobs: 2000, jobs_per_hour: 20, seed: 0, tenants: 4 } },
       policies: ['gavel-hierarchical', 'fifo'],
@@ -109,7 +111,7 @@ test('a long call stops at its time limit, and compare keeps what it finished', 
       stopped: entries.find((e) => e.policy === 'partial-allocation').error,
       last: entries[entries.length - 1].error,
       sim: sim.map((e) => e.error),
-      simOption: attempt(() => f.simulate({}, { probe: true })),
+      simOption: await settle(() => f.simulate({}, { probe: true })),
     };
   });
   expect(out.water).toBe('gavel-water-filling: stopped at the time limit of 0.2 s, as this module ' +
@@ -155,8 +157,10 @@ test('simulate in the module gives what the Simulation tab gives', async ({ page
 
 test('the playground and both its workers fetch the engine once', async ({ page }) => {
   const bodies = [];
+  const others = [];
   page.on('requestfinished', async (r) => {
-    if (r.url().endsWith('/fairground_bg.wasm')) bodies.push((await r.sizes()).responseBodySize);
+    if (r.url().endsWith('/fairground-full_bg.wasm')) bodies.push((await r.sizes()).responseBodySize);
+    else if (r.url().endsWith('.wasm')) others.push(new URL(r.url()).pathname);
   });
   await page.goto('./');
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
@@ -164,20 +168,55 @@ test('the playground and both its workers fetch the engine once', async ({ page 
   await page.getByTestId('sim-run').click();
   await expect(page.locator('[data-testid=sim-table] tbody tr')).toHaveCount(3, { timeout: 20_000 });
   // Both workers asked for the full engine; the first request downloaded it, the other was
-  // answered 304 (no body) or from the cache.
+  // answered 304 (no body) or from the cache. The page fetched its own wasm and not the light
+  // engine documentation pages use.
   expect(bodies.length).toBeGreaterThanOrEqual(1);
   expect(bodies.filter((size) => size > 0)).toHaveLength(1);
+  expect(others).toHaveLength(1);
+  expect(others[0]).toMatch(/^\/fairground-web-.*_bg\.wasm$/);
 });
 
 test('the first chart needs only the page, and a market mechanism loads the full engine', async ({ page }) => {
   // The full engine held back: the opening chart must come from the page's own LP policies.
   let release;
   const held = new Promise((resolve) => { release = resolve; });
-  await page.route('**/fairground_bg.wasm', async (route) => { await held; await route.continue(); });
+  await page.route('**/fairground-full_bg.wasm', async (route) => { await held; await route.continue(); });
   await page.goto('./');
   await expect(page.getByTestId('allocation-chart').locator('g.bar').first()).toBeVisible();
   release();
   // nash-welfare is not in the page's engine: the worker (full engine) answers, with prices.
   await page.getByTestId('policy-select').selectOption('nash-welfare');
   await expect(page.getByTestId('market')).toBeVisible({ timeout: 20_000 });
+});
+
+test('a bare page solves and draws with the light engine, and compare loads the full one', async ({ page }) => {
+  const wasm = [];
+  page.on('request', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname); });
+  await page.route('**/bare.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>bare</title><div id="chart"></div>' }));
+  await page.goto('./bare.html');
+  const scenario = {
+    gpu_types: [{ name: 'slow', count: 1 }, { name: 'fast', count: 1 }],
+    tenants: [{ name: 'A', throughput: [1, 2] }, { name: 'B', throughput: [1, 1] }],
+  };
+  const light = await page.evaluate(async (s) => {
+    const f = await import('./fairground.js');
+    await f.default();
+    window.f = f;
+    const report = f.renderChart(document.getElementById('chart'), s, 'oef-coop');
+    let market;
+    try { f.solve(s, 'nash-welfare'); market = 'no error'; } catch (e) { market = e.message; }
+    return { efficiency: report.efficiency, bars: document.querySelectorAll('#chart g.bar').length, market };
+  }, scenario);
+  expect(light.efficiency).toBe(3);
+  expect(light.bars).toBe(2);
+  expect(light.market).toContain('nash-welfare needs the full engine');
+  expect(wasm).toEqual(['/fairground-lite_bg.wasm']);
+  // compare loads the full engine; then the market mechanisms solve too.
+  const full = await page.evaluate(async (s) => {
+    const entries = await window.f.compare(s);
+    const nash = window.f.solve(s, 'nash-welfare');
+    return { count: entries.length, nash: nash.policy, prices: nash.market.prices.length };
+  }, scenario);
+  expect(full).toEqual({ count: 17, nash: 'nash-welfare', prices: 2 });
+  expect(wasm).toEqual(['/fairground-lite_bg.wasm', '/fairground-full_bg.wasm']);
 });

@@ -54,7 +54,8 @@ pub const EVERY_POLICY: Registry = Registry(policies::all);
 pub const LP_POLICIES: Registry = Registry(policies::all_lp);
 
 impl Registry {
-    fn by_name(self, name: &str) -> Option<&'static dyn Policy> {
+    /// The registry's policy of that name.
+    pub fn by_name(self, name: &str) -> Option<&'static dyn Policy> {
         (self.0)().into_iter().find(|p| p.name() == name)
     }
 }

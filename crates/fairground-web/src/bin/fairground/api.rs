@@ -1,8 +1,12 @@
-//! The JavaScript API documentation pages call. Plain objects in and out (serde-wasm-bindgen);
-//! every error is thrown as an `Error` whose message is the CLI's located one.
+//! The JavaScript API documentation pages call, in both engines: `solve`, `renderChart` and
+//! `policies` (the full engine adds `compare` and `simulate`, `api_full.rs`). Plain objects in
+//! and out (serde-wasm-bindgen); every error is thrown as an `Error` whose message is the CLI's
+//! located one. `www/fairground.js` is the module pages import: it loads the light engine
+//! (`fairground-lite`, the LP policies) and the full one when first needed.
 //!
 //! ```js
 //! import init, { solve, compare, simulate, policies, renderChart } from "./fairground.js";
+//! // compare and simulate return promises: they load the full engine the first time.
 //! await init();
 //! const report = solve(scenario, "oef-coop");      // what `fairground solve --json` prints
 //! renderChart(document.getElementById("chart"), scenario, { policy: "oef-coop" });
@@ -10,21 +14,21 @@
 //!
 //! Everything runs on the caller's thread, so what a page may ask is bounded as the playground's
 //! editor is ([`MAX_TENANTS`] x [`MAX_TYPES`], [`MAX_PROBE_TENANTS`] for the probe,
-//! [`MAX_SIM_JOBS`] jobs): past that, a message pointing to the CLI, never a frozen tab. Within
+//! 2,000 jobs): past that, a message pointing to the CLI, never a frozen tab. Within
 //! those sizes a call can still take seconds (a `compare` at 150 x 12 with jobs, 16 s), so every
 //! call but `policies` stops at a time limit ([`DEFAULT_SECONDS`], or `options.seconds`) with a
 //! message; `compare` and `simulate` keep the policies done by then.
 
 use fairground_core::report::{self, PolicyReport};
 use fairground_core::{deadline, policies, Instance, Scenario, SpProbeConfig};
-use fairground_sim::metrics::SimResult;
 use fairground_web::components::allocation_svg;
-use fairground_web::sim_worker::{self, SimRequest, Workload};
 use fairground_web::state::{
     MAX_INTERACTIVE_PAIRS, MAX_INTERACTIVE_TENANTS, MAX_INTERACTIVE_TYPES,
 };
 use fairground_web::svg::SvgRender;
 use fairground_web::worker::with_remembered_rows;
+// The including binary's policies: every one in the full engine, the LP ones in the light one.
+use crate::REGISTRY;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -33,29 +37,24 @@ pub const MAX_TENANTS: usize = MAX_INTERACTIVE_TENANTS;
 pub const MAX_TYPES: usize = MAX_INTERACTIVE_TYPES;
 /// The strategy-proofness probe re-solves the policy tens of times per tenant.
 pub const MAX_PROBE_TENANTS: usize = 20;
-/// About a second of simulation on a laptop (BENCHMARKS.md: 10,000 jobs take 1.9-3.4 s in a
-/// worker); larger runs belong to the CLI or the playground's worker.
-pub const MAX_SIM_JOBS: usize = 2_000;
 /// How long a call may hold the page's thread unless `options.seconds` says otherwise.
 pub const DEFAULT_SECONDS: f64 = 3.0;
-/// Largest trace text accepted, as the playground's upload.
-const MAX_TRACE_BYTES: usize = 1024 * 1024;
 
 /// Options of `solve`, `compare` and `renderChart` (all optional).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-struct Options {
+pub(crate) struct Options {
     /// The policy (`solve`, `renderChart`; default oef-coop).
-    policy: Option<String>,
+    pub(crate) policy: Option<String>,
     /// Run the strategy-proofness probe too.
-    probe: bool,
+    pub(crate) probe: bool,
     /// The time limit of the call, in seconds (default [`DEFAULT_SECONDS`]).
-    seconds: Option<f64>,
+    pub(crate) seconds: Option<f64>,
 }
 
 impl Options {
     /// The call's time limit: `seconds` if given (a positive number), else the default.
-    fn seconds(&self) -> Result<f64, JsError> {
+    pub(crate) fn seconds(&self) -> Result<f64, JsError> {
         match self.seconds {
             None => Ok(DEFAULT_SECONDS),
             Some(s) if s.is_finite() && s > 0.0 => Ok(s),
@@ -67,23 +66,27 @@ impl Options {
 }
 
 /// What follows "stopped at the time limit of N s": why, and what to do about it.
-const STOP_NOTE: &str = ", as this module runs on the page's thread: options.seconds sets a \
+pub(crate) const STOP_NOTE: &str =
+    ", as this module runs on the page's thread: options.seconds sets a \
                          longer limit; the playground and the CLI have none";
 
 /// Why a policy failed, and for one stopped at the call's time limit, what to do about it.
-fn failure(err: &fairground_core::PolicyError) -> String {
+pub(crate) fn failure(err: &fairground_core::PolicyError) -> String {
     match err {
         fairground_core::PolicyError::OutOfTime(_) => format!("{err}{STOP_NOTE}"),
         _ => err.to_string(),
     }
 }
 
-fn throw(message: impl std::fmt::Display) -> JsError {
+pub(crate) fn throw(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
 }
 
 /// `what.path: message`, as the CLI locates a scenario's problems.
-fn located(what: &str, err: serde_path_to_error::Error<serde_wasm_bindgen::Error>) -> JsError {
+pub(crate) fn located(
+    what: &str,
+    err: serde_path_to_error::Error<serde_wasm_bindgen::Error>,
+) -> JsError {
     let path = err.path().to_string();
     // serde-wasm-bindgen's message is a JavaScript Error's text, "Error: ..."; the path says it.
     let message = err.into_inner().to_string();
@@ -101,14 +104,14 @@ fn without_position(problem: fairground_core::Problem) -> String {
     format!("{}: {message}", problem.path)
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(throw)
 }
 
 /// A plain object, or the message saying what was received instead.
-fn object<'a>(value: &'a JsValue, what: &str) -> Result<&'a JsValue, JsError> {
+pub(crate) fn object<'a>(value: &'a JsValue, what: &str) -> Result<&'a JsValue, JsError> {
     if value.is_object() && !js_sys::Array::is_array(value) {
         Ok(value)
     } else {
@@ -125,7 +128,7 @@ fn object<'a>(value: &'a JsValue, what: &str) -> Result<&'a JsValue, JsError> {
 
 /// Reads a scenario object with the CLI's located messages (its JSON path), then checks it
 /// as the CLI does, and refuses one past the interactive limits.
-fn scenario(value: &JsValue) -> Result<(Scenario, Instance), JsError> {
+pub(crate) fn scenario(value: &JsValue) -> Result<(Scenario, Instance), JsError> {
     let value = object(value, "the scenario")?;
     // Read as the JSON text it stringifies to, by the reader the workers and the CLI use: the
     // same located messages, unknown fields refused as there, and one scenario reader in the
@@ -161,7 +164,7 @@ fn scenario(value: &JsValue) -> Result<(Scenario, Instance), JsError> {
     Ok((scenario, inst))
 }
 
-fn options(value: &JsValue) -> Result<Options, JsError> {
+pub(crate) fn options(value: &JsValue) -> Result<Options, JsError> {
     if value.is_undefined() || value.is_null() {
         return Ok(Options::default());
     }
@@ -185,7 +188,7 @@ fn options(value: &JsValue) -> Result<Options, JsError> {
     serde_path_to_error::deserialize(de).map_err(|err| located("options", err))
 }
 
-fn probe(opts: &Options, scenario: &Scenario) -> Result<Option<SpProbeConfig>, JsError> {
+pub(crate) fn probe(opts: &Options, scenario: &Scenario) -> Result<Option<SpProbeConfig>, JsError> {
     if !opts.probe {
         return Ok(None);
     }
@@ -203,7 +206,14 @@ fn solve_report(scenario: &JsValue, opts: &JsValue) -> Result<PolicyReport, JsEr
     let (scenario, inst) = self::scenario(scenario)?;
     let opts = options(opts)?;
     let name = opts.policy.clone().unwrap_or_else(|| "oef-coop".into());
-    let policy = policies::by_name(&name).ok_or_else(|| {
+    let policy = REGISTRY.by_name(&name).ok_or_else(|| {
+        if policies::info(&name).is_some() {
+            // The light engine's only gap: the market mechanisms need the full one.
+            return throw(format!(
+                "{name} needs the full engine (its conic solver): `await loadFullEngine()` \
+                 first; compare and simulate load it themselves"
+            ));
+        }
         let names: Vec<&str> = policies::CATALOGUE.iter().map(|p| p.name).collect();
         throw(format!(
             "unknown policy '{name}' (policies: {})",
@@ -226,50 +236,6 @@ pub fn solve(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     to_js(&solve_report(&scenario, &options)?)
 }
 
-/// One entry of `compare` or `simulate`: a policy's result, or why it failed.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Entry<T> {
-    Done(Box<T>),
-    Failed { policy: String, error: String },
-}
-
-impl<T> Entry<T> {
-    fn of(policy: &str, result: Result<T, String>) -> Self {
-        match result {
-            Ok(r) => Entry::Done(Box::new(r)),
-            Err(error) => Entry::Failed {
-                policy: policy.to_string(),
-                error,
-            },
-        }
-    }
-}
-
-/// `compare(scenario, { probe, seconds }?)`: every policy's report in the CLI's order
-/// (`fairground compare --json`); a policy that fails is `{ policy, error }` in its place, as is
-/// each policy not finished within the call's time limit (the reports done by then are kept).
-#[wasm_bindgen]
-pub fn compare(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> {
-    let (scenario, inst) = self::scenario(&scenario)?;
-    let opts = self::options(&options)?;
-    let sp = probe(&opts, &scenario)?;
-    let seconds = opts.seconds()?;
-    let entries: Vec<Entry<PolicyReport>> = deadline::within(seconds, || {
-        with_remembered_rows(|| {
-            policies::all()
-                .into_iter()
-                .map(|p| {
-                    let report =
-                        report::run(&scenario, &inst, p, sp.as_ref()).map_err(|e| failure(&e));
-                    Entry::of(p.name(), report)
-                })
-                .collect()
-        })
-    });
-    to_js(&entries)
-}
-
 /// `policies()`: `[{ name, summary }]`, every allocation policy in the CLI's order.
 #[wasm_bindgen]
 pub fn policies() -> Result<JsValue, JsError> {
@@ -287,60 +253,6 @@ pub fn policies() -> Result<JsValue, JsError> {
         .collect();
     to_js(&list)
 }
-
-/// `simulate(request, { seconds }?)`: runs the simulator as the playground's Simulation tab does, e.g.
-/// `{ cluster: "v100=4,k80=4", workload: { Synthetic: { jobs: 200, jobs_per_hour: 20, seed: 0,
-/// tenants: 4 } }, policies: ["fifo", "gavel-las"] }` (optional: `round_s` 360, `server_shape`
-/// "8,24,500", `measure_ids`, `gpu_memory`, `mixed_rate`, `sync_overhead_s`; a trace is
-/// `{ Trace: { name, text } }`). One result per policy, or `{ policy, error }` in its place, as for
-/// each policy not finished within the time limit.
-#[wasm_bindgen]
-pub fn simulate(request: JsValue, options: JsValue) -> Result<JsValue, JsError> {
-    let opts = self::options(&options)?;
-    if opts.policy.is_some() || opts.probe {
-        return Err(throw(
-            "simulate's only option is seconds (its policies are the request's `policies`)",
-        ));
-    }
-    let seconds = opts.seconds()?;
-    let de = serde_wasm_bindgen::Deserializer::from(object(&request, "the request")?.clone());
-    let req: SimRequest =
-        serde_path_to_error::deserialize(de).map_err(|err| located("request", err))?;
-    let jobs = match &req.workload {
-        Workload::Synthetic(cfg) => cfg.jobs,
-        Workload::Synergy(cfg) => cfg.jobs,
-        Workload::Trace { text, second, .. } => {
-            let bytes = text.len() + second.as_ref().map_or(0, |(_, t)| t.len());
-            if bytes > MAX_TRACE_BYTES {
-                return Err(throw(format!(
-                    "the trace is {} KB, over this module's {} KB: run `fairground simulate \
-                     --trace FILE` (with --from/--until/--sample to cut it)",
-                    bytes / 1024,
-                    MAX_TRACE_BYTES / 1024
-                )));
-            }
-            0 // counted once read, below
-        }
-    };
-    if jobs > MAX_SIM_JOBS {
-        return Err(throw(format!(
-            "{jobs} jobs is past this module's {MAX_SIM_JOBS} (it runs on the page's thread): \
-             use the playground's Simulation tab or `fairground simulate`"
-        )));
-    }
-    let results = deadline::within(seconds, || {
-        sim_worker::run_to_end(&req, MAX_SIM_JOBS, STOP_NOTE)
-    })
-    .map_err(throw)?;
-    let entries: Vec<Entry<SimResult>> = req
-        .policies
-        .iter()
-        .zip(results)
-        .map(|(name, r)| Entry::of(name, r))
-        .collect();
-    to_js(&entries)
-}
-
 /// `renderChart(element, scenario, policy?)` or `(element, scenario, { policy, seconds })`: solves and
 /// draws the playground's allocation chart (an SVG built with DOM calls, no Yew app) into
 /// `element`, replacing what it held; returns the report drawn.

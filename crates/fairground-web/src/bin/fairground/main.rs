@@ -1,29 +1,25 @@
-//! The engine for the browser: `fairground.js` + `fairground_bg.wasm` in `dist/`.
+//! The full engine for the browser: `fairground-full.js` + `fairground-full_bg.wasm` in `dist/`.
 //!
-//! One wasm, three users: documentation pages import it as an ES module (the JavaScript API in
-//! [`api`]), and the playground's two module workers import the same file and start their
-//! yew-agent side (`startSolveWorker`, `startSimWorker`), so the engine is downloaded once. The
-//! playground's page itself (the `fairground-web` binary) holds no engine.
+//! Every policy, the simulator and the conic solver. Two users: the playground's two module
+//! workers import it and start their yew-agent side (`startSolveWorker`, `startSimWorker`), so it
+//! is downloaded once; and `fairground.js`, the module documentation pages import, loads it the
+//! first time a page calls `compare` or `simulate` (or `loadFullEngine`). The playground's page
+//! solves its small requests with the LP policies linked into its own wasm, and documentation
+//! pages start with the light engine (`fairground-lite`).
 
 mod api;
+mod api_full;
 
-use fairground_web::worker::{decode, encode, solve_request, SolveRequest};
+use fairground_web::worker::{Registry, EVERY_POLICY};
 use wasm_bindgen::prelude::*;
 use yew_agent::Registrable;
+
+/// The policies `api` solves: all of them.
+const REGISTRY: Registry = EVERY_POLICY;
 
 fn main() {
     // Panics are otherwise a bare "unreachable" in the console.
     std::panic::set_hook(Box::new(console_error_panic_hook::hook));
-}
-
-/// The playground's page solves small scenarios with this (`page_engine.rs`): the solve
-/// worker's request and answer, in the workers' codec (not for pages: use `solve`).
-#[wasm_bindgen(js_name = solveRequestBytes)]
-pub fn solve_request_bytes(request: &[u8]) -> Vec<u8> {
-    let answer = decode::<SolveRequest>(request)
-        .ok_or_else(|| "a malformed request from the page".to_string())
-        .and_then(|req| solve_request(&req));
-    encode(&answer)
 }
 
 /// Called by www/solve-worker.js inside the playground's solve worker (not for pages).
