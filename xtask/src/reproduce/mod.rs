@@ -235,6 +235,15 @@ impl SweepResults {
         }
     }
 
+    /// Where a policy the section's claims need sits in [`Self::policies`], or an error naming
+    /// it (the spec was edited without it).
+    pub fn policy_index(&self, name: &str) -> Result<usize, String> {
+        self.policies()
+            .iter()
+            .position(|p| p == name)
+            .ok_or_else(|| format!("{}: the claims need policy {name}", self.spec))
+    }
+
     /// A setting of the spec as text (a list joined by ", "), or an error naming it.
     pub fn setting(&self, key: &str) -> Result<String, String> {
         let text = |v: &toml::Value| match v {

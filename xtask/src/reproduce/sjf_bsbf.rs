@@ -23,12 +23,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
                 .collect::<Result<_, _>>()
         })
         .collect::<Result<_, _>>()?;
-    let col = |name: &str| {
-        policies
-            .iter()
-            .position(|p| p == name)
-            .ok_or_else(|| format!("{}: the claims need policy {name}", sweep.spec))
-    };
+    let col = |name: &str| sweep.policy_index(name);
     let bsbf = col("sjf-bsbf")?;
     let per_load = |other: usize| {
         loads

@@ -52,12 +52,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
         .iter()
         .map(|l| policies.iter().map(|p| read(&sweep, l, p)).collect())
         .collect::<Result<_, _>>()?;
-    let col = |name: &str| {
-        policies
-            .iter()
-            .position(|p| p == name)
-            .ok_or_else(|| format!("{}: the claims need policy {name}", sweep.spec))
-    };
+    let col = |name: &str| sweep.policy_index(name);
     let (prop, tune, opt) = (
         col("synergy-proportional")?,
         col("synergy-tune")?,
