@@ -43,8 +43,13 @@ export function solve(scenario, options) {
   return engineFor(options).solve(scenario, options);
 }
 
+// The light engine draws every chart; a market mechanism's report comes from the full engine.
 export function renderChart(element, scenario, options) {
-  return engineFor(options).renderChart(element, scenario, options);
+  const engine = engineFor(options);
+  if (engine === lite) return lite.renderChart(element, scenario, options);
+  const report = engine.solve(scenario, options);
+  lite.drawReport(element, report);
+  return report;
 }
 
 export function policies() {

@@ -215,8 +215,15 @@ test('a bare page solves and draws with the light engine, and compare loads the 
   const full = await page.evaluate(async (s) => {
     const entries = await window.f.compare(s);
     const nash = window.f.solve(s, 'nash-welfare');
-    return { count: entries.length, nash: nash.policy, prices: nash.market.prices.length };
+    // The light engine draws the full engine's report: the chart holds nash-welfare's bundles.
+    const drawn = window.f.renderChart(document.getElementById('chart'), s, 'nash-welfare');
+    const widths = [...document.querySelectorAll('#chart g.bar rect')].map((r) => Number(r.getAttribute('width')));
+    return {
+      count: entries.length, nash: nash.policy, prices: nash.market.prices.length,
+      drawn: drawn.policy, same: JSON.stringify(drawn.allocation) === JSON.stringify(nash.allocation),
+      bars: document.querySelectorAll('#chart g.bar').length, drawnWidth: widths.some((w) => w > 0),
+    };
   }, scenario);
-  expect(full).toEqual({ count: 17, nash: 'nash-welfare', prices: 2 });
+  expect(full).toEqual({ count: 17, nash: 'nash-welfare', prices: 2, drawn: 'nash-welfare', same: true, bars: 2, drawnWidth: true });
   expect(wasm).toEqual(['/fairground-lite_bg.wasm', '/fairground-full_bg.wasm']);
 });

@@ -130,14 +130,22 @@ impl Scenario {
                 ),
             ));
         }
-        let mut value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| Problem::new(".", format!("not JSON: {e}")))?;
-        if let Some(doc) = value.as_object_mut() {
-            doc.entry("version").or_insert(version.into());
+        /// The document's own version, if it states one (every other field is skipped).
+        #[derive(Deserialize)]
+        struct Stated {
+            version: Option<u32>,
         }
-        // Read back from text, not from the value: the page then links one scenario reader
-        // (JSON text) instead of two, which is KBs of wasm, and links are read rarely.
-        Self::from_json(&value.to_string())
+        // Not through serde_json's `Value`, which would link a second JSON reader and writer
+        // into the page (issue 49). A document that is not an object, or states its version
+        // wrongly, fails here and is then reported, located, by the scenario reader.
+        let stated = serde_json::from_str::<Stated>(text)
+            .ok()
+            .and_then(|doc| doc.version);
+        let mut scenario = Self::from_json(text)?;
+        if stated.is_none() {
+            scenario.version = version;
+        }
+        Ok(scenario)
     }
 
     /// Reads a scenario from any serde source (JSON text, a JavaScript object), locating a
@@ -559,6 +567,33 @@ mod tests {
                             {"name": "b", "throughput": [2, 3], "weight": 2, "max_gpus": 1}]}"#,
         )
         .unwrap()
+    }
+
+    /// A link's format version fills in a version the document does not state; a stated one is
+    /// the document's own; a wrong document is reported where it is wrong.
+    #[test]
+    fn a_link_version_fills_only_a_missing_version() {
+        let bare = r#"{"gpu_types": [{"name": "a", "count": 1}],
+                       "tenants": [{"name": "t", "throughput": [1]}]}"#;
+        assert_eq!(Scenario::from_json_of_version(bare, 1).unwrap().version, 1);
+        let stated = bare.replacen('{', r#"{"version": 1, "#, 1);
+        assert_eq!(
+            Scenario::from_json_of_version(&stated, 1).unwrap().version,
+            1
+        );
+        let wrong = bare.replacen('{', r#"{"version": "one", "#, 1);
+        assert_eq!(
+            Scenario::from_json_of_version(&wrong, 1).unwrap_err().path,
+            "version"
+        );
+        let list = Scenario::from_json_of_version("[1, 2]", 1).unwrap_err();
+        assert!(list.message.contains("expected"), "{}", list.message);
+        let late = Scenario::from_json_of_version(bare, SCHEMA_VERSION + 1).unwrap_err();
+        assert!(
+            late.message.contains("newer Fairground"),
+            "{}",
+            late.message
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::metrics::{Recorder, SimResult};
 use crate::mixed::MixedRate;
 use crate::model::{Cluster, Job, SimError};
 use crate::schedulers::{JobState, Piece, Placement, Ran, RoundView, Scheduler};
-use fairground_core::order::sort_indices_by;
+use fairground_core::order::{sort_indices_by, sort_stably_by};
 
 /// The pieces a job held in its last round: moving elsewhere costs the overhead.
 type GpusHeld = Vec<Piece>;
@@ -165,7 +165,7 @@ pub fn copies(p: &Placement) -> usize {
         }
     }
     let mut seen: Vec<u32> = p.pieces.iter().map(|x| x.copy).collect();
-    seen.sort_unstable();
+    sort_stably_by(&mut seen, |a, b| a.cmp(b));
     seen.dedup();
     seen.len()
 }
@@ -585,7 +585,7 @@ fn idle_gpus_a_waiting_job_fits(
         return 0.0;
     }
     let mut placed: Vec<usize> = placements.iter().map(|p| p.job).collect();
-    placed.sort_unstable();
+    sort_indices_by(&mut placed, &|a, b| a.cmp(&b));
     let mut taken = 0.0;
     for state in live {
         if placed.binary_search(&state.job).is_ok() {

@@ -47,6 +47,7 @@
 
 use crate::small_lp::DenseLp;
 use fairground_core::lp::{Lp, LpError};
+use fairground_core::order::sort_indices_by;
 use serde::{Deserialize, Serialize};
 
 /// Who an allocation policy shares the cluster among (`--share-among`).
@@ -196,7 +197,9 @@ impl TenantJobs {
         let mut order: Vec<usize> = (0..self.classes.len())
             .filter(|&c| self.classes[c].speedup[j] > 0.0)
             .collect();
-        order.sort_by(|&a, &b| self.classes[b].speedup[j].total_cmp(&self.classes[a].speedup[j]));
+        sort_indices_by(&mut order, &|a, b| {
+            self.classes[b].speedup[j].total_cmp(&self.classes[a].speedup[j])
+        });
         for c in order {
             if left <= 0.0 {
                 break;

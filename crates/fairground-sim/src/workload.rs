@@ -4,6 +4,7 @@ use crate::model::{Job, SimError};
 use crate::resources::{Profiles, ServerShape};
 use crate::sharing::model_memory_mb;
 use crate::throughputs::ThroughputTable;
+use fairground_core::order::sort_stably_by;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Uniform};
 use serde::{Deserialize, Serialize};
@@ -84,7 +85,7 @@ pub fn families(table: &ThroughputTable) -> Vec<String> {
     }
     // models_with lists models in name order, so families come in order too, but a family
     // name that is a prefix of another's model can interleave: sort to be sure.
-    out.sort();
+    sort_stably_by(&mut out, |a, b| a.cmp(b));
     out
 }
 

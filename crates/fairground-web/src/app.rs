@@ -103,14 +103,18 @@ fn pump(
     });
 }
 
-/// The root: provides the two workers to the playground. Both import the one engine
-/// (`fairground.js`, the module documentation pages use too), so its wasm is downloaded once
-/// (www/solve-worker.js, www/sim-worker.js say how).
+/// The root: provides the two workers to the playground. Both import the one full engine
+/// (`fairground-full.js`, which documentation pages load for `compare` and `simulate`), so its
+/// wasm is downloaded once (www/solve-worker.js, www/sim-worker.js say how). The solve worker
+/// starts as the page opens (`lazy=false`), fetching the full engine while the first chart,
+/// which the page solves itself, is drawn: every policy but the page's three
+/// ([`crate::page_engine`]) is answered there, so it should be ready by a reader's first
+/// switch. The simulation worker starts with the Simulation tab's first run.
 #[component]
 pub fn App() -> Html {
     html! {
         // Relative, so the playground also works under a sub-path of a documentation site.
-        <OneshotProvider<SolveTask> path="solve-worker.js">
+        <OneshotProvider<SolveTask> path="solve-worker.js" lazy={false}>
             <ReactorProvider<SimulateReactor> path="sim-worker.js">
                 <Playground />
             </ReactorProvider<SimulateReactor>>

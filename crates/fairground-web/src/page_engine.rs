@@ -1,34 +1,86 @@
-//! The engine on the page's own thread, for small solves: the allocation engine with the LP
-//! policies ([`crate::worker::LP_POLICIES`]) is linked into the page's wasm, so the opening
-//! scenario is solved before the first render and that render already has its chart; later
-//! small edits are solved here too, in milliseconds. Anything larger, the probe, the frontier
-//! and the market mechanisms go to the worker, whose full engine (`fairground.js`: the simulator
-//! and the conic solver too) is fetched when it first starts, so the page never freezes and its
-//! first chart never waits for that download.
+//! The engine on the page's own thread, for small solves of the opening views' policies
+//! ([`PAGE_POLICIES`]: oef-coop, the equal split and isolation): they are linked into the page's
+//! wasm, so the opening scenario is solved before the first render and that render already has
+//! its chart; later small edits are solved here too, in milliseconds. Anything larger, another
+//! policy, Compare all, the probe and the frontier go to the solve worker, whose full engine
+//! (`fairground-full.js`: every policy, the simulator, the conic solver) the page starts
+//! fetching as it opens (`lazy=false` on the worker's provider, app.rs), so the first chart
+//! never waits for that download and a second policy rarely does.
 //!
 //! One wasm for the page and its engine rather than two: they share std, serde and the scenario
 //! reader, which two modules would each carry (BENCHMARKS.md: 485 KB gzip before the first chart
-//! merged, 565 KB as two). The page reaches neither `policies::all` nor `frontier::frontier`, so
-//! wasm linking leaves clarabel and the simulator out of it.
+//! merged, 565 KB as two). Why only three policies: every policy the page links is carried
+//! twice by the site, once here and once in the full engine; the other LP policies cost 28 KB
+//! gzip here, and issue 49's 1,000 KB for everything the site fetches does not hold with them.
 
-use crate::worker::{SolveRequest, SolveResponse};
+use crate::worker::{Registry, SolveRequest, SolveResponse};
+use fairground_core::policies::{EfRows, EqualShare, Isolated, OefCoop};
+use fairground_core::Policy;
 
 /// Jobs up to this many tenants x types, one policy or all of them, no probe, no frontier.
 pub const MAX_CELLS: usize = 64;
 
+/// The policies the page's own engine solves.
+pub const PAGE_POLICIES: Registry = Registry(page_policies);
+
+fn page_policies() -> Vec<&'static dyn Policy> {
+    vec![
+        &OefCoop {
+            ef_rows: EfRows::Lazy,
+        },
+        &EqualShare,
+        &Isolated,
+    ]
+}
+
 /// Whether `request` is for the page's thread: small enough, and only policies the page's
-/// engine holds (no market mechanism, whose conic solver only the workers' engine carries).
+/// engine holds.
 pub fn suits(request: &SolveRequest, cells: usize) -> bool {
     cells <= MAX_CELLS
         && !request.sp_probe
         && request.frontier_step.is_none()
-        && !request
+        && request
             .policies
             .iter()
-            .any(|p| fairground_core::policies::MARKET_MECHANISMS.contains(&p.as_str()))
+            .all(|p| PAGE_POLICIES.by_name(p).is_some())
 }
 
-/// Solves on the page with the LP policies.
+/// Solves on the page with [`PAGE_POLICIES`].
 pub fn solve(request: &SolveRequest) -> Result<SolveResponse, String> {
-    crate::worker::solve_request_in(request, crate::worker::LP_POLICIES)
+    crate::worker::solve_request_in(request, PAGE_POLICIES)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::worker::{solve_request_in, EVERY_POLICY};
+    use fairground_core::presets;
+
+    /// The page's engine solves its policies as the workers' does, to the bit; every other
+    /// policy goes to the worker, and if one were asked of it anyway, it answers with a message
+    /// rather than a wrong report.
+    #[test]
+    fn the_page_solves_its_policies_alike_and_sends_the_others_away() {
+        let scenario = presets::default_scenario();
+        let ours = vec![
+            "oef-coop".to_string(),
+            "equal-share".into(),
+            "isolated".into(),
+        ];
+        let request = SolveRequest::new(&scenario, ours, false, None);
+        assert!(suits(&request, 4));
+        let full = solve_request_in(&request, EVERY_POLICY).unwrap().reports;
+        assert_eq!(solve(&request).unwrap().reports, full);
+        for other in ["gavel-las", "nash-welfare"] {
+            let elsewhere = SolveRequest::new(&scenario, vec![other.into()], false, None);
+            assert!(!suits(&elsewhere, 4), "{other}");
+            let answer = solve(&elsewhere).unwrap().reports;
+            let message = answer[0].as_ref().unwrap_err();
+            assert!(message.contains("not in this engine"), "{message}");
+        }
+        // Too big, or a probe, goes away too.
+        assert!(!suits(&request, MAX_CELLS + 1));
+        let probe = SolveRequest::new(&scenario, vec!["oef-coop".into()], true, None);
+        assert!(!suits(&probe, 4));
+    }
 }

@@ -41,10 +41,10 @@ pub struct SolveResponse {
 /// estimated under [`crate::state::PAGE_PROBE_SECONDS`], runs without a limit.
 pub const WORKER_SECONDS: f64 = 25.0;
 
-/// The policies an engine solves. The workers' engine and the JavaScript module carry every
-/// policy; the page's own (which solves the first chart, [`crate::page_engine`]) carries those
-/// of [`policies::all_lp`], so no conic solver is linked into the page's wasm: a request naming
-/// a market mechanism goes to the worker ([`crate::page_engine::suits`]).
+/// The policies an engine solves. The workers' engine carries every policy; the light engine
+/// documentation pages start with carries those of [`policies::all_lp`] (no conic solver); the
+/// page's own, which solves the first chart, three ([`crate::page_engine::PAGE_POLICIES`]). A
+/// policy an engine lacks is answered with a message, never a wrong report.
 #[derive(Clone, Copy)]
 pub struct Registry(pub fn() -> Vec<&'static dyn Policy>);
 
@@ -185,9 +185,8 @@ mod tests {
             .0
     }
 
-    /// The page's engine solves an LP policy as the workers' does, to the bit, and answers a
-    /// market mechanism with a message rather than a wrong report (`page_engine::suits` sends
-    /// those to the worker).
+    /// The light engine (documentation pages) solves an LP policy as the workers' does, to the
+    /// bit, and answers a market mechanism with a message rather than a wrong report.
     #[test]
     fn the_lp_registry_solves_alike_and_names_what_it_lacks() {
         let scenario = presets::default_scenario();
@@ -204,8 +203,6 @@ mod tests {
             "{message}"
         );
         assert!(solve_request_in(&market, EVERY_POLICY).unwrap().reports[0].is_ok());
-        assert!(!crate::page_engine::suits(&market, 4));
-        assert!(crate::page_engine::suits(&request, 4));
     }
 
     /// The SP badge's estimate: one policy's time, timed on a plain solve and not on a probe.

@@ -162,7 +162,9 @@ pub fn starting_shares(inst: &Instance) -> Allocation {
 fn by_speed(inst: &Instance) -> Vec<usize> {
     let speed = |j: usize| (0..inst.tenants()).map(|i| inst.speedup[i][j]).sum::<f64>();
     let mut order: Vec<usize> = (0..inst.types()).collect();
-    order.sort_by(|&a, &b| speed(a).total_cmp(&speed(b)).then(a.cmp(&b)));
+    crate::order::sort_indices_by(&mut order, &|a, b| {
+        speed(a).total_cmp(&speed(b)).then(a.cmp(&b))
+    });
     order
 }
 
@@ -202,7 +204,7 @@ fn trade_pair(
         .collect();
     // Every tenant that can use the pair, by r (ties: listed first ranks lower).
     let mut ranking: Vec<usize> = (0..n).filter(|&i| r[i].is_some()).collect();
-    ranking.sort_by(|&a, &b| {
+    crate::order::sort_indices_by(&mut ranking, &|a, b| {
         r[a].unwrap_or(0.0)
             .total_cmp(&r[b].unwrap_or(0.0))
             .then(a.cmp(&b))

@@ -25,7 +25,7 @@
 use super::{Piece, Placement, RoundView, Scheduler, Sharing};
 use crate::model::{Job, SimError};
 use crate::sharing::{Accumulation, Interference};
-use fairground_core::order::sort_indices_by;
+use fairground_core::order::{sort_indices_by, sort_stably_by};
 use std::collections::BTreeMap;
 
 /// How partners are chosen.
@@ -202,6 +202,7 @@ impl Scheduler for SjfShare {
                 )
             })
             .collect();
+        // Its own copy of the sort (every pending job, every round), as Tiresias's.
         pending.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         // Per type, what a pending job can use; recomputed after each placement.
         let mut layouts: Vec<Option<TypeLayout>> = vec![None; cluster.types.len()];
@@ -259,7 +260,9 @@ impl Scheduler for SjfShare {
                         }
                     }
                     if self.rule == Rule::Bsbf {
-                        options.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                        sort_stably_by(&mut options, |x, y| {
+                            x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
+                        });
                     }
                     for (_, b, k, _, _) in &options {
                         if chosen.len() >= g {
@@ -369,7 +372,7 @@ fn layout(
             .range((s, 0)..(s + 1, 0))
             .flat_map(|(_, v)| v.iter().copied())
             .collect();
-        jobs.sort_unstable();
+        sort_indices_by(&mut jobs, &|a, b| a.cmp(&b));
         jobs.dedup();
         jobs.len()
     };
@@ -377,7 +380,7 @@ fn layout(
         .filter(|&s| cluster.servers[s].gpu_type == j)
         .map(|s| (hosted(s), s))
         .collect();
-    servers.sort_unstable();
+    sort_stably_by(&mut servers, |a, b| a.cmp(b));
     let mut idle = Vec::new();
     let mut residents: Vec<usize> = Vec::new();
     for &(_, s) in &servers {

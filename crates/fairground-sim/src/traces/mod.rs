@@ -292,10 +292,13 @@ fn into_jobs(
         }
     }
     let families = crate::workload::families(table);
-    let tenant_rank: BTreeMap<String, usize> = tenant_rank
-        .into_iter()
-        .map(|(name, rank)| (name.to_string(), rank))
-        .collect();
+    // Inserted, not collected: collecting into a map sorts its input, one more copy of the sort
+    // in the browser's engine (crate::order).
+    let mut owned_rank: BTreeMap<String, usize> = BTreeMap::new();
+    for (name, rank) in tenant_rank {
+        owned_rank.insert(name.to_string(), rank);
+    }
+    let tenant_rank = owned_rank;
     for job in parsed {
         if opts.from.is_some_and(|t| job.submit_s < t)
             || opts.until.is_some_and(|t| job.submit_s >= t)

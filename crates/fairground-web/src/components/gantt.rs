@@ -81,7 +81,7 @@ pub fn placement_notes(bars: &[GanttBar], server_types: &[String]) -> Vec<String
 #[component]
 pub fn Gantt(p: &GanttProps) -> Html {
     let mut rows: Vec<(usize, u32)> = p.bars.iter().map(|b| (b.server, b.gpu)).collect();
-    rows.sort_unstable();
+    fairground_core::order::sort_stably_by(&mut rows, |a, b| a.cmp(b));
     rows.dedup();
     let (w, left, row_h, top) = (720.0, 110.0, 12.0, 8.0);
     let h = top + rows.len() as f64 * row_h + 40.0;

@@ -10,7 +10,7 @@ use crate::error::SimError;
 use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
 use crate::tenants::{speedups, ShareAmong, TenantFairness, TenantJobs};
-use fairground_core::order::sort_indices_by;
+use fairground_core::order::{sort_indices_by, sort_stably_by};
 use fairground_core::policies::IncrementalLas;
 use fairground_core::{policies, Entity, GpuType, Normalization, Policy, Scenario, Tenant, Within};
 use std::collections::BTreeMap;
@@ -935,7 +935,7 @@ impl GavelRounds {
         // Sized once: grown by doubling, a round's vector was a fresh allocation each time.
         let mut placements = Vec::with_capacity(picks.iter().map(Vec::len).sum());
         for (j, picked) in picks.iter_mut().enumerate() {
-            picked.sort_by_key(|&(_, gpus)| std::cmp::Reverse(gpus));
+            sort_stably_by(picked, |a, b| b.1.cmp(&a.1));
             for &(i, gpus) in picked.iter() {
                 self.picked[i] = false;
                 if self.shares.row(i).is_none() {

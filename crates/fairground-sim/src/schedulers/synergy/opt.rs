@@ -32,7 +32,7 @@
 use super::ledger::{Demand, Ledger};
 use super::RoundView;
 use crate::model::{Job, SimError};
-use fairground_core::order::sort_indices_by;
+use fairground_core::order::{sort_indices_by, sort_stably_by};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use std::collections::BTreeMap;
 
@@ -129,7 +129,7 @@ fn candidates(job: &Job, fair: Demand, max_cpus: f64, max_mem: f64) -> Vec<Cell>
         .filter(|a| !dominated(a, &all))
         .copied()
         .collect();
-    kept.sort_by(|a, b| {
+    sort_stably_by(&mut kept, |a, b| {
         b.value
             .total_cmp(&a.value)
             .then(a.cpus.total_cmp(&b.cpus))

@@ -1,5 +1,6 @@
-//! The JavaScript API documentation pages call, in both engines: `solve`, `renderChart` and
-//! `policies` (the full engine adds `compare` and `simulate`, `api_full.rs`). Plain objects in
+//! The JavaScript API documentation pages call, in both engines: `solve` and `policies` (the
+//! light engine adds `renderChart`, `fairground-lite/draw.rs`; the full engine `compare` and
+//! `simulate`, `api_full.rs`). Plain objects in
 //! and out (serde-wasm-bindgen); every error is thrown as an `Error` whose message is the CLI's
 //! located one. `www/fairground.js` is the module pages import: it loads the light engine
 //! (`fairground-lite`, the LP policies) and the full one when first needed.
@@ -21,11 +22,9 @@
 
 use fairground_core::report::{self, PolicyReport};
 use fairground_core::{deadline, policies, Instance, Scenario, SpProbeConfig};
-use fairground_web::components::allocation_svg;
 use fairground_web::state::{
     MAX_INTERACTIVE_PAIRS, MAX_INTERACTIVE_TENANTS, MAX_INTERACTIVE_TYPES,
 };
-use fairground_web::svg::SvgRender;
 use fairground_web::worker::with_remembered_rows;
 // The including binary's policies: every one in the full engine, the LP ones in the light one.
 use crate::REGISTRY;
@@ -202,7 +201,7 @@ pub(crate) fn probe(opts: &Options, scenario: &Scenario) -> Result<Option<SpProb
     Ok(Some(SpProbeConfig::default()))
 }
 
-fn solve_report(scenario: &JsValue, opts: &JsValue) -> Result<PolicyReport, JsError> {
+pub(crate) fn solve_report(scenario: &JsValue, opts: &JsValue) -> Result<PolicyReport, JsError> {
     let (scenario, inst) = self::scenario(scenario)?;
     let opts = options(opts)?;
     let name = opts.policy.clone().unwrap_or_else(|| "oef-coop".into());
@@ -252,22 +251,4 @@ pub fn policies() -> Result<JsValue, JsError> {
         })
         .collect();
     to_js(&list)
-}
-/// `renderChart(element, scenario, policy?)` or `(element, scenario, { policy, seconds })`: solves and
-/// draws the playground's allocation chart (an SVG built with DOM calls, no Yew app) into
-/// `element`, replacing what it held; returns the report drawn.
-#[wasm_bindgen(js_name = renderChart)]
-pub fn render_chart(
-    element: web_sys::Element,
-    scenario: JsValue,
-    options: JsValue,
-) -> Result<JsValue, JsError> {
-    let report = solve_report(&scenario, &options)?;
-    let svg = allocation_svg(&report.tenants, &report.gpu_types, &report.allocation.gpus);
-    let document = element
-        .owner_document()
-        .ok_or_else(|| throw("the element is not in a document"))?;
-    let node = svg.to_dom(&document).map_err(throw)?;
-    element.replace_children_with_node_1(&node);
-    to_js(&report)
 }
