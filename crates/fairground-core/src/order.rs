@@ -38,4 +38,24 @@ mod tests {
         // Equal keys keep their order: 1 before 4, 0 before 2.
         assert_eq!(v, [3, 1, 4, 0, 2]);
     }
+
+    /// The same order as the standard library's stable `sort_by`, ties included: pairs whose
+    /// first field ties keep their places, and floats order by `total_cmp`.
+    #[test]
+    fn sorts_items_as_the_standard_stable_sort_does() {
+        let mut items: Vec<(f64, u32)> = (0..200u32)
+            .map(|k| (((k * 37) % 11) as f64 * 0.5, k))
+            .collect();
+        items.push((f64::NAN, 900));
+        items.push((-0.0, 901));
+        items.push((0.0, 902));
+        let mut expected = items.clone();
+        expected.sort_by(|a, b| a.0.total_cmp(&b.0));
+        sort_stably_by(&mut items, |a, b| a.0.total_cmp(&b.0));
+        let keys = |v: &[(f64, u32)]| v.iter().map(|p| p.1).collect::<Vec<_>>();
+        assert_eq!(keys(&items), keys(&expected));
+        // -0.0 comes first (total_cmp), then the zeros in their order: k = 0 first.
+        assert_eq!((items[0].1, items[1].1), (901, 0));
+        assert_eq!(items.last().map(|p| p.1), Some(900), "NaN last");
+    }
 }
