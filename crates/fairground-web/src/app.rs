@@ -24,6 +24,18 @@ const LINK_PAUSE_MS: u32 = 400;
 fn cells(scenario: &fairground_core::Scenario) -> usize {
     scenario.tenants.len() * scenario.gpu_types.len()
 }
+
+/// Packs `scenario` into the address bar (the browser deflates it, asynchronously), unless a
+/// newer edit made it `stale` meanwhile.
+fn write_link(scenario: fairground_core::Scenario, stale: Rc<std::cell::Cell<bool>>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Ok(fragment) = codec::to_fragment(&scenario).await {
+            if !stale.get() {
+                storage::set_link(&fragment);
+            }
+        }
+    });
+}
 /// A solve that has not answered by then is reported (the worker may have crashed).
 const WATCHDOG_MS: u32 = 30_000;
 
@@ -110,22 +122,36 @@ fn pump(
 /// which the page solves itself, is drawn: every policy but the page's three
 /// ([`crate::page_engine`]) is answered there, so it should be ready by a reader's first
 /// switch. The simulation worker starts with the Simulation tab's first run.
+#[derive(Properties, PartialEq)]
+pub struct AppProps {
+    /// The scenario of the link the page was opened on, read (inflated by the browser) before
+    /// the first render: `main.rs`.
+    pub opening: Rc<storage::OpeningLink>,
+}
+
 #[component]
-pub fn App() -> Html {
+pub fn App(props: &AppProps) -> Html {
+    let opening = props.opening.clone();
     html! {
         // Relative, so the playground also works under a sub-path of a documentation site.
         <OneshotProvider<SolveTask> path="solve-worker.js" lazy={false}>
             <ReactorProvider<SimulateReactor> path="sim-worker.js">
-                <Playground />
+                <Playground {opening} />
             </ReactorProvider<SimulateReactor>>
         </OneshotProvider<SolveTask>>
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct PlaygroundProps {
+    opening: Rc<storage::OpeningLink>,
+}
+
 #[component]
-fn Playground() -> Html {
-    let state = use_reducer(|| {
-        let (draft, policy, notice) = storage::initial();
+fn Playground(props: &PlaygroundProps) -> Html {
+    let opening = props.opening.clone();
+    let state = use_reducer(move || {
+        let (draft, policy, notice) = storage::initial(&opening);
         let mut state = AppState::new(draft, &policy);
         if state.notice.is_none() {
             state.notice = notice;
@@ -189,20 +215,26 @@ fn Playground() -> Html {
             (state.draft.clone(), state.policy.clone()),
             move |(draft, policy)| {
                 let mut pending = None;
+                // Set when a newer edit replaces this one: a link packed for it is not written.
+                let stale = Rc::new(std::cell::Cell::new(false));
                 if !storage::embed_mode() {
                     match state.solvable.clone() {
                         // Packing the link (JSON, deflate, base64) waits too.
                         Some(scenario) if cells(&scenario) > LONG_LINK_CELLS => {
+                            let stale = stale.clone();
                             pending = Some(Timeout::new(LINK_PAUSE_MS, move || {
-                                storage::set_link(&codec::to_fragment(&scenario))
+                                write_link(scenario, stale)
                             }));
                         }
-                        Some(scenario) => storage::set_link(&codec::to_fragment(&scenario)),
+                        Some(scenario) => write_link(scenario, stale.clone()),
                         None => {}
                     }
                     storage::save(draft, policy);
                 }
-                move || drop(pending)
+                move || {
+                    stale.set(true);
+                    drop(pending)
+                }
             },
         );
     }

@@ -3,6 +3,7 @@
 //! the link was made with, so a link (an `?embed` in someone's documentation above all) keeps
 //! working after the format grows; links from before it was written mean version 1.
 
+use crate::deflate::Inflate;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use fairground_core::scenario::SCHEMA_VERSION;
@@ -13,16 +14,43 @@ pub const MAX_FRAGMENT: usize = 64 * 1024;
 /// Largest scenario JSON accepted, from a file, a link or storage (bytes, after inflating).
 pub const MAX_JSON: usize = 1024 * 1024;
 
-/// The fragment (without `#`) that reproduces `scenario` exactly.
-pub fn to_fragment(scenario: &Scenario) -> String {
-    let json = serde_json::to_string(scenario).unwrap_or_default();
-    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+/// The fragment (without `#`) that reproduces `scenario` exactly: its JSON deflated by the
+/// browser ([`crate::deflate`]), then base64url.
+pub async fn to_fragment(scenario: &Scenario) -> Result<String, String> {
+    let json = serde_json::to_string(scenario).map_err(|e| e.to_string())?;
+    Ok(fragment_of(
+        &crate::deflate::deflate(json.as_bytes()).await?,
+    ))
+}
+
+/// The fragment for a scenario's deflated JSON, with this build's format version.
+pub fn fragment_of(packed: &[u8]) -> String {
     format!("v={SCHEMA_VERSION}&s={}", URL_SAFE_NO_PAD.encode(packed))
 }
 
 /// Reads a scenario back from a fragment (with or without the leading `#`). `Ok(None)` when the
 /// fragment holds no scenario at all; `Err` says why one could not be read.
-pub fn from_fragment(fragment: &str) -> Result<Option<Scenario>, String> {
+pub async fn from_fragment(fragment: &str) -> Result<Option<Scenario>, String> {
+    let Some(packed) = unpack(fragment)? else {
+        return Ok(None);
+    };
+    let json = crate::deflate::inflate(&packed.bytes, MAX_JSON)
+        .await
+        .map_err(|why| match why {
+            Inflate::OverLimit => over_limit(),
+            Inflate::Damaged(_) => damaged(),
+        })?;
+    read_unpacked(json, packed.version).map(Some)
+}
+
+/// A link's payload before inflating: its format version and its deflated bytes.
+pub struct Packed {
+    pub version: u32,
+    pub bytes: Vec<u8>,
+}
+
+/// The first half of [`from_fragment`]: the fragment's fields, its size limit and base64.
+pub fn unpack(fragment: &str) -> Result<Option<Packed>, String> {
     let fragment = fragment.trim_start_matches('#');
     let param = |key: &str| {
         fragment
@@ -45,21 +73,28 @@ pub fn from_fragment(fragment: &str) -> Result<Option<Scenario>, String> {
             MAX_FRAGMENT / 1024
         ));
     }
-    let packed = URL_SAFE_NO_PAD
+    let bytes = URL_SAFE_NO_PAD
         .decode(payload)
         .map_err(|_| "the link's scenario is damaged (not base64url)".to_string())?;
-    let json =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_JSON).map_err(|_| {
-            format!(
-                "the link's scenario is damaged or over {} KB unpacked",
-                MAX_JSON / 1024
-            )
-        })?;
+    Ok(Some(Packed { version, bytes }))
+}
+
+/// The second half of [`from_fragment`]: the inflated JSON, read as its format `version`.
+pub fn read_unpacked(json: Vec<u8>, version: u32) -> Result<Scenario, String> {
     let text =
         String::from_utf8(json).map_err(|_| "the link's scenario is not text".to_string())?;
-    Scenario::from_json_of_version(&text, version)
-        .map(Some)
-        .map_err(|p| format!("the link's scenario: {p}"))
+    Scenario::from_json_of_version(&text, version).map_err(|p| format!("the link's scenario: {p}"))
+}
+
+fn damaged() -> String {
+    "the link's scenario is damaged (not deflated JSON)".to_string()
+}
+
+fn over_limit() -> String {
+    format!(
+        "the link's scenario is over {} KB unpacked",
+        MAX_JSON / 1024
+    )
 }
 
 /// Parses scenario JSON from anywhere outside (a file, storage), within the size limit.
@@ -78,6 +113,26 @@ pub fn parse_json(text: &str) -> Result<Scenario, String> {
 mod tests {
     use super::*;
     use fairground_core::presets;
+
+    // Natively there is no browser to deflate: these run the async functions' halves with
+    // miniz_oxide, which made the links of builds before the browser's own deflate (the same
+    // raw deflate). tests/browser.rs runs the real ones, on these links too.
+    fn to_fragment(scenario: &Scenario) -> String {
+        let json = serde_json::to_string(scenario).unwrap();
+        fragment_of(&miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
+    }
+
+    fn from_fragment(fragment: &str) -> Result<Option<Scenario>, String> {
+        let Some(packed) = unpack(fragment)? else {
+            return Ok(None);
+        };
+        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed.bytes, MAX_JSON)
+            .map_err(|e| match e.status {
+                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => over_limit(),
+                _ => damaged(),
+            })?;
+        read_unpacked(json, packed.version).map(Some)
+    }
 
     #[test]
     fn round_trips_exactly() {

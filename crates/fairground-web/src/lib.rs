@@ -5,6 +5,7 @@
 pub mod app;
 pub mod codec;
 pub mod components;
+pub mod deflate;
 pub mod draft;
 pub mod export;
 pub mod page_engine;

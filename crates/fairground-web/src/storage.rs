@@ -4,7 +4,7 @@
 
 use crate::codec;
 use crate::draft::Draft;
-use fairground_core::presets;
+use fairground_core::{presets, Scenario};
 use serde::{Deserialize, Serialize};
 
 const KEY: &str = "fairground.draft.v1";
@@ -38,8 +38,13 @@ pub fn embed_mode() -> bool {
         })
 }
 
-/// What the page opens on: (draft, policy, notice for the user).
-pub fn initial() -> (Draft, String, Option<String>) {
+/// The scenario of the link the page opened on (`codec::from_fragment` of the address's
+/// fragment): none, one, or why it could not be read.
+pub type OpeningLink = Result<Option<Scenario>, String>;
+
+/// What the page opens on, given the link it was opened on: (draft, policy, notice for the
+/// user).
+pub fn initial(link: &OpeningLink) -> (Draft, String, Option<String>) {
     let hash = location_hash();
     let saved: Option<Saved> = storage()
         .and_then(|s| s.get_item(KEY).ok().flatten())
@@ -48,10 +53,10 @@ pub fn initial() -> (Draft, String, Option<String>) {
     let policy = saved
         .as_ref()
         .map_or("oef-coop".to_string(), |s| s.policy.clone());
-    match codec::from_fragment(&hash) {
+    match link {
         Ok(Some(scenario)) => match saved {
             Some(s) if s.fragment == hash.trim_start_matches('#') => (s.draft, policy, None),
-            _ => (Draft::from_scenario(&scenario), policy, None),
+            _ => (Draft::from_scenario(scenario), policy, None),
         },
         Ok(None) => match saved {
             Some(s) => (s.draft, policy, None),

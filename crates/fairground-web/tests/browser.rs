@@ -79,3 +79,37 @@ fn synthetic_workload_is_identical_to_native() {
     let jobs = synthetic(&cfg, &ThroughputTable::builtin(), &cluster.types).unwrap();
     assert_eq!(digest(&jobs), 6075059981721869792);
 }
+
+/// Links through the browser's own deflate (src/deflate.rs): a scenario comes back exactly, a
+/// link made by earlier builds (miniz_oxide) still opens, and a small link that inflates past the
+/// limit is refused rather than unpacked.
+#[wasm_bindgen_test]
+async fn links_pack_and_open_through_the_browsers_deflate() {
+    use base64::Engine;
+    use fairground_web::codec::{from_fragment, to_fragment, MAX_JSON};
+    let scenario = presets::default_scenario();
+    let fragment = to_fragment(&scenario).await.unwrap();
+    assert!(fragment.len() < 600, "{}", fragment.len());
+    assert_eq!(
+        from_fragment(&format!("#{fragment}")).await.unwrap(),
+        Some(scenario)
+    );
+    // Made by an earlier build (codec.rs's native tests hold the same link).
+    let earlier = "v=1&s=bY9BCsMgEEXvMmsR7dKrhFKkWBXMKDomtCF379RFSWmWw_vv82eDxdUWM4LRAnzpN3oW18BMG6CdHRhoKa8g4J47Eqd28SUP2-hIrgLIoUX68Zc4-pmFmrsPpXN40lKJi1SsrC768PGlOnTXdGboP4NPzHW2Kb4sjT_GYMfL9jc";
+    assert_eq!(
+        from_fragment(earlier).await.unwrap(),
+        Some(presets::textbook_two_by_two().scenario)
+    );
+    // A zip bomb: 1 MB and a bit of spaces, deflated by the browser to about a kilobyte.
+    let spaces = vec![b' '; MAX_JSON + 10];
+    let bomb = fairground_web::deflate::deflate(&spaces).await.unwrap();
+    assert!(bomb.len() < 4096, "{}", bomb.len());
+    let link = format!(
+        "s={}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bomb)
+    );
+    let refused = from_fragment(&link).await.unwrap_err();
+    assert!(refused.contains("over 1024 KB unpacked"), "{refused}");
+    let damaged = from_fragment("#s=AAAA").await.unwrap_err();
+    assert!(damaged.contains("damaged"), "{damaged}");
+}
