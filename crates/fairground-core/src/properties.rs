@@ -52,6 +52,13 @@ pub struct PeCheck {
     /// pairs or the witness shares none).
     #[serde(default)]
     pub dominating_shared: Vec<Vec<f64>>,
+    /// When the allocation is envy-free but not PE: the most efficiency an allocation adds that
+    /// leaves nobody worse off *and* stays envy-free (`report::run` re-solves for it). 0 means
+    /// every improvement breaks envy-freeness: `gain` is then the price of envy-freeness here.
+    /// `None` when not asked (PE holds, EF fails, the scenario has co-located pairs) or the
+    /// re-solve failed.
+    #[serde(default)]
+    pub gain_keeping_ef: Option<f64>,
 }
 
 /// SI, EF and PE of one allocation.
@@ -231,6 +238,7 @@ fn verdict(inst: &Instance, h: Solution, utility: &[f64], efficiency: f64) -> Pe
             Vec::new()
         },
         dominating: dominates.then_some(h.allocation),
+        gain_keeping_ef: None,
     }
 }
 
@@ -333,6 +341,7 @@ fn undecided(inst: &Instance, why: String) -> PeCheck {
         gain: f64::NAN,
         dominating: None,
         dominating_shared: Vec::new(),
+        gain_keeping_ef: None,
     }
 }
 

@@ -25,13 +25,20 @@ fn cells(scenario: &fairground_core::Scenario) -> usize {
     scenario.tenants.len() * scenario.gpu_types.len()
 }
 
-/// Packs `scenario` into the address bar (the browser deflates it, asynchronously), unless a
-/// newer edit made it `stale` meanwhile.
-fn write_link(scenario: fairground_core::Scenario, stale: Rc<std::cell::Cell<bool>>) {
+/// The view name a link gives the Simulation tab (`codec::View`).
+const SIMULATION_VIEW: &str = "simulation";
+
+/// Packs `scenario` and the `view` on screen into the address bar (the browser deflates it,
+/// asynchronously), unless a newer edit made it `stale` meanwhile.
+fn write_link(
+    scenario: fairground_core::Scenario,
+    view: codec::View,
+    stale: Rc<std::cell::Cell<bool>>,
+) {
     wasm_bindgen_futures::spawn_local(async move {
         if let Ok(fragment) = codec::to_fragment(&scenario).await {
             if !stale.get() {
-                storage::set_link(&fragment);
+                storage::set_link(&view.appended_to(&fragment));
             }
         }
     });
@@ -150,15 +157,32 @@ struct PlaygroundProps {
 #[component]
 fn Playground(props: &PlaygroundProps) -> Html {
     let opening = props.opening.clone();
-    let state = use_reducer(move || {
-        let (draft, policy, notice) = storage::initial(&opening);
-        let mut state = AppState::new(draft, &policy);
-        if state.notice.is_none() {
-            state.notice = notice;
-        }
-        state.solve_on_page();
-        state
-    });
+    // The view and policy the link was made on (a speaker's link per slide).
+    let view = use_memo((), |_| codec::View::of(&storage::location_hash()));
+    let state = {
+        let view = view.clone();
+        use_reducer(move || {
+            let (draft, saved_policy, notice) = storage::initial(&opening);
+            let policy = view
+                .policy
+                .clone()
+                .filter(|p| policies::info(p).is_some())
+                .unwrap_or(saved_policy);
+            let mut state = AppState::new(draft, &policy);
+            if let Some(mode) = view.view.as_deref().and_then(Mode::from_name) {
+                state.mode = mode;
+            }
+            if state.notice.is_none() {
+                state.notice = notice;
+            }
+            state.solve_on_page();
+            state
+        })
+    };
+    // The simulator tab mounts on first visit and then stays, so a run survives switching away.
+    let opens_on_simulation = view.view.as_deref() == Some(SIMULATION_VIEW);
+    let simulating = use_state(|| opens_on_simulation);
+    let sim_opened = use_state(|| opens_on_simulation);
     let embed = *use_memo((), |_| storage::embed_mode());
     let runner = use_oneshot_runner::<SolveTask>();
 
@@ -211,9 +235,18 @@ fn Playground(props: &PlaygroundProps) -> Html {
     // browser tens of milliseconds, so a link past LONG_LINK waits for a pause in typing.
     {
         let state = state.clone();
+        let on_screen = if *simulating {
+            SIMULATION_VIEW
+        } else {
+            state.mode.name()
+        };
         use_effect_with(
-            (state.draft.clone(), state.policy.clone()),
-            move |(draft, policy)| {
+            (state.draft.clone(), state.policy.clone(), on_screen),
+            move |(draft, policy, on_screen)| {
+                let view = codec::View {
+                    view: (!on_screen.is_empty()).then(|| on_screen.to_string()),
+                    policy: Some(policy.clone()),
+                };
                 let mut pending = None;
                 // Set when a newer edit replaces this one: a link packed for it is not written.
                 let stale = Rc::new(std::cell::Cell::new(false));
@@ -223,10 +256,10 @@ fn Playground(props: &PlaygroundProps) -> Html {
                         Some(scenario) if cells(&scenario) > LONG_LINK_CELLS => {
                             let stale = stale.clone();
                             pending = Some(Timeout::new(LINK_PAUSE_MS, move || {
-                                write_link(scenario, stale)
+                                write_link(scenario, view, stale)
                             }));
                         }
-                        Some(scenario) => write_link(scenario, stale.clone()),
+                        Some(scenario) => write_link(scenario, view, stale.clone()),
                         None => {}
                     }
                     storage::save(draft, policy);
@@ -239,9 +272,6 @@ fn Playground(props: &PlaygroundProps) -> Html {
         );
     }
 
-    // The simulator tab mounts on first visit and then stays, so a run survives switching away.
-    let simulating = use_state(|| false);
-    let sim_opened = use_state(|| false);
     let show_tab = |sim: bool| {
         let (simulating, sim_opened) = (simulating.clone(), sim_opened.clone());
         Callback::from(move |_: MouseEvent| {

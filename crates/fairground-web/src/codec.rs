@@ -49,14 +49,57 @@ pub struct Packed {
     pub bytes: Vec<u8>,
 }
 
+/// The value of `key` in a fragment (`#a=1&b=2`, with or without the `#`).
+pub fn param<'a>(fragment: &'a str, key: &str) -> Option<&'a str> {
+    fragment
+        .trim_start_matches('#')
+        .split('&')
+        .find_map(|part| part.strip_prefix(key)?.strip_prefix('='))
+}
+
+/// What a link says about what was on screen, beside its scenario: the view (`view=`:
+/// `compare`, `frontier`, `simulation`; absent for one policy) and the policy open (`policy=`),
+/// so a link reopens a slide as it was shown.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct View {
+    pub view: Option<String>,
+    pub policy: Option<String>,
+}
+
+impl View {
+    /// The view a fragment names; names are kept only if made of the characters policy and
+    /// view names use (the reader decides whether it knows them).
+    pub fn of(fragment: &str) -> View {
+        let name = |key| {
+            param(fragment, key)
+                .filter(|v| {
+                    !v.is_empty()
+                        && v.len() <= 64
+                        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                })
+                .map(str::to_string)
+        };
+        View {
+            view: name("view"),
+            policy: name("policy"),
+        }
+    }
+
+    /// `fragment` (a scenario's, from [`to_fragment`]) with this view after it.
+    pub fn appended_to(&self, fragment: &str) -> String {
+        let mut out = fragment.to_string();
+        for (key, value) in [("view", &self.view), ("policy", &self.policy)] {
+            if let Some(value) = value {
+                out.push_str(&format!("&{key}={value}"));
+            }
+        }
+        out
+    }
+}
+
 /// The first half of [`from_fragment`]: the fragment's fields, its size limit and base64.
 pub fn unpack(fragment: &str) -> Result<Option<Packed>, String> {
-    let fragment = fragment.trim_start_matches('#');
-    let param = |key: &str| {
-        fragment
-            .split('&')
-            .find_map(|part| part.strip_prefix(key)?.strip_prefix('='))
-    };
+    let param = |key: &str| param(fragment, key);
     let Some(payload) = param("s") else {
         return Ok(None);
     };
@@ -189,6 +232,26 @@ mod tests {
         assert!(from_fragment("v=x&s=AAAA")
             .unwrap_err()
             .contains("not a number"));
+    }
+
+    /// A link carries the view and policy on screen; odd values are dropped, never echoed.
+    #[test]
+    fn a_link_carries_the_view_on_screen() {
+        let scenario = to_fragment(&presets::textbook_two_by_two().scenario);
+        let view = View {
+            view: Some("compare".into()),
+            policy: Some("gavel-las".into()),
+        };
+        let link = view.appended_to(&scenario);
+        assert_eq!(View::of(&format!("#{link}")), view);
+        // The scenario still opens from it.
+        assert_eq!(
+            from_fragment(&link).unwrap(),
+            Some(presets::textbook_two_by_two().scenario)
+        );
+        assert_eq!(View::of(&scenario), View::default());
+        let odd = View::of("s=AAAA&view=<b>x</b>&policy=a%20b");
+        assert_eq!(odd, View::default());
     }
 
     #[test]

@@ -43,6 +43,24 @@ pub enum Mode {
     Frontier,
 }
 
+impl Mode {
+    /// The mode's name in a link (`codec::View`); one policy, the default, has none.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Single => "",
+            Mode::Compare => "compare",
+            Mode::Frontier => "frontier",
+        }
+    }
+
+    /// The mode a link names, if it names one.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        [Mode::Compare, Mode::Frontier]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
 /// What the worker answered for one generation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Results {

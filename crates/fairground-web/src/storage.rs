@@ -55,7 +55,10 @@ pub fn initial(link: &OpeningLink) -> (Draft, String, Option<String>) {
         .map_or("oef-coop".to_string(), |s| s.policy.clone());
     match link {
         Ok(Some(scenario)) => match saved {
-            Some(s) if s.fragment == hash.trim_start_matches('#') => (s.draft, policy, None),
+            // The same scenario's link (the view it shows may have changed since).
+            Some(s) if codec::param(&s.fragment, "s") == codec::param(&hash, "s") => {
+                (s.draft, policy, None)
+            }
             _ => (Draft::from_scenario(scenario), policy, None),
         },
         Ok(None) => match saved {

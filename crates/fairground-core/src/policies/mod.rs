@@ -47,8 +47,8 @@ pub use gavel_water_filling::GavelWaterFilling;
 pub use isolated::Isolated;
 pub use nash_welfare::{dual_bound, nash_welfare, Market, NashWelfare};
 pub use oef_coop::{
-    active_memory, most_efficient, most_efficient_seeded, remembering, EfRows, OefCoop, Relaxation,
-    RowMemory,
+    active_memory, most_efficient, most_efficient_envy_free_above, most_efficient_seeded,
+    remembering, EfRows, OefCoop, Relaxation, RowMemory,
 };
 pub use oef_noncoop::OefNonCoop;
 pub use partial_allocation::PartialAllocation;

@@ -230,14 +230,53 @@ struct Seeded {
     added: usize,
 }
 
+/// The most efficient envy-free allocation that leaves each tenant at least `floor[i]`, the
+/// Pareto test's second question (does an improvement exist that keeps envy-freeness?):
+///
+/// ```text
+/// maximise   sum_i u_i(h_i)
+/// subject to base constraints
+///            u_i(h_i) >= floor_i                          for all i    (nobody worse off)
+///            u_i(h_i) / w_i >= u_i(h_k) / w_k              for required (i, k)
+/// ```
+///
+/// With `floor` the utilities of an envy-free allocation g, h = g is feasible; when g is
+/// oef-coop's own optimum nothing gains, and what the plain Pareto test finds above g is the
+/// price of envy-freeness.
+pub fn most_efficient_envy_free_above(
+    inst: &Instance,
+    floor: &[f64],
+) -> Result<Solution, PolicyError> {
+    let relax = Relaxation {
+        sharing_incentive: None,
+        envy_freeness: Some(0.0),
+    };
+    solve_floored(inst, relax, &[], Some(floor)).map(|s| s.solution)
+}
+
 /// [`most_efficient_seeded`], also counting the rows it added to the seed's.
 fn solve_seeded(
     inst: &Instance,
     relax: Relaxation,
     seed: &[(usize, usize)],
 ) -> Result<Seeded, PolicyError> {
+    solve_floored(inst, relax, seed, None)
+}
+
+/// [`solve_seeded`] with, optionally, a floor under each tenant's utility (a hair below it, so
+/// an allocation at exactly the floor stays feasible despite its own round-off).
+fn solve_floored(
+    inst: &Instance,
+    relax: Relaxation,
+    seed: &[(usize, usize)],
+    floor: Option<&[f64]>,
+) -> Result<Seeded, PolicyError> {
     let n = inst.tenants();
     let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
+    for (i, &u) in floor.unwrap_or(&[]).iter().enumerate().take(n) {
+        let own = m.utility(inst, i, i, 1.0);
+        m.lp.ge(own, u - 1e-9 * u.abs());
+    }
     if let Some(eps) = relax.sharing_incentive {
         for i in 0..n {
             let target = (1.0 - eps) * si_target(inst, i);

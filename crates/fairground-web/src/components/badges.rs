@@ -25,6 +25,37 @@ fn badge(name: &str, title: &str, holds: Option<bool>, witness: Html) -> Html {
     }
 }
 
+/// `part` as a percentage of `whole`, as a reader compares gains ("0.03%"; "<0.01%" below).
+pub fn percent(part: f64, whole: f64) -> String {
+    if whole.abs() <= f64::MIN_POSITIVE || !part.is_finite() || !whole.is_finite() {
+        return "n/a".to_string();
+    }
+    let p = 100.0 * part / whole.abs();
+    if p.abs() < 0.01 {
+        "<0.01%".to_string()
+    } else {
+        format!("{p:.2}%")
+    }
+}
+
+/// The cells a misreport changed, as "v100 7.47 → 1.87 (understated)".
+pub fn misreported_cells(types: &[String], truth: &[f64], reported: &[f64]) -> String {
+    let cells: Vec<String> = types
+        .iter()
+        .zip(truth.iter().zip(reported))
+        .filter(|(_, (t, r))| (*t - *r).abs() > 1e-9 * t.abs().max(r.abs()))
+        .map(|(name, (t, r))| {
+            let how = if r < t { "understated" } else { "overstated" };
+            format!("{name} {t:.3} → {r:.3} ({how})")
+        })
+        .collect();
+    if cells.is_empty() {
+        "its true throughputs".to_string()
+    } else {
+        cells.join(", ")
+    }
+}
+
 /// The SP badge before a probe: what it would cost, and a button when the page can run it.
 fn not_probed(p: &BadgesProps) -> Html {
     let state = p.state.clone();
@@ -65,7 +96,7 @@ pub fn Badges(p: &BadgesProps) -> Html {
     let name = |i: usize| r.tenants.get(i).cloned().unwrap_or_default();
     let si = &props.sharing_incentive;
     let si_witness = html! {
-        <p>{ format!("Worst: {} gets {:.4} of its equal-split utility.", name(si.worst_tenant), si.worst_ratio) }</p>
+        <p>{ format!("Worst: {} gets {:.4} of its equal-split utility ({}).", name(si.worst_tenant), si.worst_ratio, percent(si.worst_ratio, 1.0)) }</p>
     };
     let ef = &props.envy_freeness;
     let ef_witness = match ef.pair {
@@ -81,7 +112,7 @@ pub fn Badges(p: &BadgesProps) -> Html {
     let pe_witness = match &pe.dominating {
         Some(h) => html! {
             <>
-                <p>{ format!("This allocation leaves nobody worse off and adds {:.4} to efficiency:", pe.gain) }</p>
+                <p>{ format!("This allocation leaves nobody worse off and adds {:.4} ({}) to efficiency:", pe.gain, percent(pe.gain, r.efficiency)) }</p>
                 <table class="witness-table">
                     <thead><tr><th>{ "tenant" }</th>{ for r.gpu_types.iter().map(|t| html! { <th>{ t }</th> }) }</tr></thead>
                     <tbody>{ for h.gpus.iter().enumerate().map(|(i, row)| html! {
@@ -96,6 +127,18 @@ pub fn Badges(p: &BadgesProps) -> Html {
                     }
                     </tbody>
                 </table>
+                { match pe.gain_keeping_ef {
+                    Some(0.0) => html! { <p data-testid="pe-keeping-ef">{ format!(
+                        "It breaks envy-freeness, and so does every improvement: keeping envy-freeness, \
+                         nothing gains. This gap is the price of envy-freeness, {} here.",
+                        percent(pe.gain, r.efficiency)
+                    ) }</p> },
+                    Some(g) => html! { <p data-testid="pe-keeping-ef">{ format!(
+                        "Even keeping envy-freeness, an allocation adds {g:.4} ({}).",
+                        percent(g, r.efficiency)
+                    ) }</p> },
+                    None => html! {},
+                } }
             </>
         },
         None if pe.holds == Some(true) => {
@@ -105,15 +148,24 @@ pub fn Badges(p: &BadgesProps) -> Html {
             html! { <p>{ format!("Undecided: {}", pe.undecided.as_deref().unwrap_or("the test could not be solved")) }</p> }
         }
     };
+    // The throughputs the tenant truly has, from the scenario that was solved.
+    let truth = |i: usize| -> Vec<f64> {
+        p.state
+            .results
+            .as_ref()
+            .and_then(|res| res.scenario.tenants.get(i))
+            .map_or_else(Vec::new, |t| t.throughput.clone())
+    };
     let (sp_holds, sp_witness) = match (&props.strategy_proofness_probe, p.sp_pending) {
         (Some(probe), _) => match &probe.best {
             Some(lie) => (
                 Some(false),
                 html! {
                     <p>{ format!(
-                        "{} gains {:.4} (true utility {:.4} → {:.4}) by reporting throughputs [{}].",
-                        name(lie.tenant), lie.gain, lie.truthful_utility, lie.lying_utility,
-                        lie.reported.iter().map(|x| format!("{x:.3}")).collect::<Vec<_>>().join(", ")
+                        "{} gains {:.4} ({}; true utility {:.4} → {:.4}) by reporting {}.",
+                        name(lie.tenant), lie.gain, percent(lie.gain, lie.truthful_utility),
+                        lie.truthful_utility, lie.lying_utility,
+                        misreported_cells(&r.gpu_types, &truth(lie.tenant), &lie.reported)
                     ) }</p>
                 },
             ),
@@ -135,5 +187,36 @@ pub fn Badges(p: &BadgesProps) -> Html {
             { badge("PE", "Pareto efficiency: no allocation is better for someone and worse for none", pe.holds, pe_witness) }
             { badge("SP", "strategy-proofness probe: searched misreports of throughput", sp_holds, sp_witness) }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gains_read_as_percentages() {
+        // The landing scenario's PE gap (issue 46): 0.0148 of an efficiency of about 49.
+        assert_eq!(percent(0.0148, 49.3), "0.03%");
+        assert_eq!(percent(0.5, 2.5), "20.00%");
+        assert_eq!(percent(1e-5, 10.0), "<0.01%");
+        assert_eq!(percent(1.0, 0.0), "n/a");
+    }
+
+    #[test]
+    fn a_misreport_names_the_cells_it_changed() {
+        let types = vec!["k80".to_string(), "v100".to_string()];
+        assert_eq!(
+            misreported_cells(&types, &[1.0, 7.47], &[1.0, 1.87]),
+            "v100 7.470 → 1.870 (understated)"
+        );
+        assert_eq!(
+            misreported_cells(&types, &[1.0, 2.0], &[3.0, 1.0]),
+            "k80 1.000 → 3.000 (overstated), v100 2.000 → 1.000 (understated)"
+        );
+        assert_eq!(
+            misreported_cells(&types, &[1.0, 2.0], &[1.0, 2.0]),
+            "its true throughputs"
+        );
     }
 }

@@ -1,0 +1,29 @@
+// Verdicts in context (issue 46): gains as percentages, a failed PE says whether envy-freeness
+// can be kept, a failed SP names the cells misreported.
+import { test, expect, settled, openFresh } from './fixtures.mjs';
+
+test.beforeEach(async ({ page }) => {
+  await openFresh(page);
+});
+
+test('the landing verdicts say what their gaps mean', async ({ page }) => {
+  // oef-coop on Gavel's models: the PE improvement breaks envy-freeness (the price of EF).
+  const pe = page.getByTestId('badge-PE');
+  await expect(pe.getByTestId('pe-keeping-ef')).toContainText(/price of envy-freeness, (\d+\.\d\d%|<0\.01%) here/);
+  await expect(pe).toContainText(/adds \d+\.\d{4} \((\d+\.\d\d%|<0\.01%)\) to efficiency/);
+  // The probe's lie names the cells changed, not a whole vector.
+  const sp = page.getByTestId('badge-SP');
+  await expect(sp).toContainText(/gains \d+\.\d{4} \((\d+\.\d\d%|<0\.01%); true utility/, { timeout: 20_000 });
+  await expect(sp).toContainText(/\d+\.\d{3} → \d+\.\d{3} \((understated|overstated)\)/);
+  await expect(sp).not.toContainText('[');
+});
+
+test('an envy-free improvement is shown when one exists', async ({ page }) => {
+  await page.getByTestId('preset-select').selectOption('textbook-2x2');
+  await page.getByTestId('policy-select').selectOption('equal-share');
+  await settled(page);
+  // By hand (report.rs's test): fast to vision, slow to rl adds 0.5 of 2.5 and stays envy-free.
+  const pe = page.getByTestId('badge-PE');
+  await expect(pe).toContainText('adds 0.5000 (20.00%) to efficiency');
+  await expect(pe.getByTestId('pe-keeping-ef')).toHaveText('Even keeping envy-freeness, an allocation adds 0.5000 (20.00%).');
+});

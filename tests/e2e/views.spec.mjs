@@ -1,0 +1,48 @@
+// Views in links (issue 46): the address says what is on screen (the view and the policy), so a
+// speaker's link per slide reopens that slide.
+import { test, expect, settled, openFresh } from './fixtures.mjs';
+
+test.beforeEach(async ({ page }) => {
+  await openFresh(page);
+});
+
+const hashParam = (page, key) => new URL(page.url()).hash.slice(1).split('&')
+  .map((p) => p.split('=')).find(([k]) => k === key)?.[1];
+
+test('the address follows the view and the policy, and a link reopens them', async ({ page }) => {
+  await page.getByTestId('policy-select').selectOption('gavel-las');
+  await settled(page);
+  await expect.poll(() => hashParam(page, 'policy')).toBe('gavel-las');
+  expect(hashParam(page, 'view')).toBeUndefined();
+  await page.getByTestId('mode-frontier').click();
+  await expect.poll(() => hashParam(page, 'view')).toBe('frontier');
+  const slide = page.url();
+
+  // A fresh reader (nothing saved) opens the link: the same view and policy.
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('about:blank');
+  await page.goto(slide);
+  await expect(page.getByTestId('mode-frontier')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('frontier-chart')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('mode-single').click();
+  await expect(page.getByTestId('policy-select')).toHaveValue('gavel-las');
+
+  // The Simulation tab is a view too.
+  await page.getByTestId('tab-simulation').click();
+  await expect.poll(() => hashParam(page, 'view')).toBe('simulation');
+  const simulation = page.url();
+  await page.goto('about:blank');
+  await page.goto(simulation);
+  await expect(page.getByTestId('tab-simulation')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('sim-run')).toBeVisible();
+});
+
+test('an unknown view or policy in a link is ignored, never shown', async ({ page }) => {
+  const link = new URL(page.url());
+  await page.goto(`${link.origin}${link.pathname}#view=%3Cb%3Ex&policy=no-such-policy`);
+  await page.reload();
+  await settled(page);
+  await expect(page.getByTestId('mode-single')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('policy-select')).toHaveValue('oef-coop');
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+});
