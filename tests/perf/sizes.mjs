@@ -15,11 +15,12 @@ const limit = (name) => {
 
 // What the page needs before its first chart: the page, its style and icon, and the playground
 // (Yew with the LP policies it solves the opening scenario with). Later: the two worker scripts
-// and the full engine they both import (its wasm fetched once). Apart from the playground: what a
+// and the full engine they both import (its wasm fetched once), and the definitions (explain.json,
+// fetched when one is first opened). Apart from the playground: what a
 // documentation page fetches to draw one chart with the module (fairground.js and the light
 // engine it loads).
 const firstChart = [/^index\.html$/, /^style-.*\.css$/, /^favicon-.*\.svg$/, /^fairground-web-.*\.(js|wasm)$/];
-const later = [/^(solve|sim)-worker\.js$/, /^fairground-full(_bg\.wasm|\.js)$/];
+const later = [/^(solve|sim)-worker\.js$/, /^fairground-full(_bg\.wasm|\.js)$/, /^explain\.json$/];
 const modulePage = [/^fairground\.js$/, /^fairground-lite(_bg\.wasm|\.js)$/];
 
 const rows = [];

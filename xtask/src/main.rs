@@ -11,10 +11,12 @@
 //! - `cargo xtask check-docs`: the documentation's relative links and anchors, and the modules'
 //!   import layering (both also in `test`).
 //! - `cargo xtask doc-moved OLD.md`: which sentences of an old Markdown file are in no file today.
+//! - `cargo xtask glossary`: `docs/glossary.md` from the page's definitions (`www/explain.json`).
 
 mod bench_oef;
 mod cmd;
 mod docs;
+mod glossary;
 mod layers;
 mod reproduce;
 mod serve;
@@ -40,10 +42,12 @@ tasks:
   screenshot                      build the site and write the README's picture of the
                                   playground, docs/playground.png (at most 100 KB)
   check-docs                      check the Markdown files' relative links and anchors, and
-                                  that no crate's modules import each other in a circle (test
-                                  runs both too)
+                                  that no crate's modules import each other in a circle, and
+                                  that docs/glossary.md is current (test runs them too)
   doc-moved OLD.md                list the sentences of OLD.md that no Markdown file holds
                                   today (after moving text between pages)
+  glossary                        write docs/glossary.md from the page's definitions
+                                  (www/explain.json; check-docs fails when it is stale)
   bench-oef [TENANTS...]          oef-coop against HiGHS (highspy, installed under target/) on
                                   the same random instances, 8 types (default 100 200 500 1000;
                                   1,000 takes several minutes)";
@@ -57,9 +61,10 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz_minutes(&args[1..]).and_then(fuzz),
         Some("reproduce") if args.len() == 1 => reproduce::run(),
         Some("screenshot") if args.len() == 1 => serve::screenshot(),
-        Some("check-docs") if args.len() == 1 => {
-            docs::check(&project_root()).and_then(|()| layers::check(&project_root()))
-        }
+        Some("check-docs") if args.len() == 1 => docs::check(&project_root())
+            .and_then(|()| glossary::check(&project_root()))
+            .and_then(|()| layers::check(&project_root())),
+        Some("glossary") if args.len() == 1 => glossary::write(&project_root()),
         Some("doc-moved") if args.len() == 2 => {
             docs::moved(&project_root(), std::path::Path::new(&args[1]))
         }

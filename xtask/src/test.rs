@@ -25,6 +25,7 @@ pub fn run() -> Result<(), String> {
 
     eprintln!("==> documentation links (README.md, docs/, the root's Markdown files)");
     crate::docs::check(&root)?;
+    crate::glossary::check(&root)?;
     eprintln!("==> module imports run one way (no cycle among a crate's top-level modules)");
     crate::layers::check(&root)?;
     cmd::run("rustfmt check", &mut cargo(&["fmt", "--all", "--check"]))?;

@@ -2,6 +2,7 @@ use crate::components::{
     AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, FrontierChart,
     MarketPanel, Scatter, SharedPanel, SimulateTab, TradesPanel, UtilityChart,
 };
+use crate::explain::Glossary;
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
 use crate::worker::{SolveRequest, SolveTask};
@@ -304,6 +305,15 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 <header>
                     <h1>{ "Fairground" }</h1>
                     <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
+                    <div class="intro" data-testid="intro">
+                        <p>{ "Define GPU types, tenants and how fast each tenant runs on each type; the page \
+                              shares the GPUs out under the policy you choose and checks every fairness \
+                              property. OEF, the policy it opens on (Mo, Xu and Lau, Middleware 2024), is \
+                              the most efficient allocation in which nobody envies another's GPUs and \
+                              everyone does at least as well as with an equal split. " }
+                           <a href="https://arxiv.org/abs/2403.18545" target="_blank" rel="noopener">{ "The paper" }</a>
+                           { " · " }<Glossary /></p>
+                    </div>
                     <nav class="tabs segmented" aria-label="views">
                         <button type="button" aria-pressed={(!*simulating).to_string()} onclick={show_tab(false)} data-testid="tab-allocation">{ "Allocation" }</button>
                         <button type="button" aria-pressed={simulating.to_string()} onclick={show_tab(true)} data-testid="tab-simulation">{ "Simulation" }</button>

@@ -7,6 +7,7 @@ pub mod codec;
 pub mod components;
 pub mod deflate;
 pub mod draft;
+pub mod explain;
 pub mod export;
 pub mod page_engine;
 pub use fairground_chart::palette;

@@ -1,3 +1,4 @@
+use crate::explain::Definition;
 use crate::state::{probe_cost, Action, AppState, PAGE_PROBE_SECONDS};
 use fairground_core::properties::rough_duration;
 use fairground_core::report::PolicyReport;
@@ -20,7 +21,7 @@ fn badge(name: &str, title: &str, holds: Option<bool>, witness: Html) -> Html {
     html! {
         <details class={classes!("badge", class)} data-testid={format!("badge-{name}")} open={holds == Some(false)}>
             <summary title={title.to_string()}>{ format!("{mark} {name}") }</summary>
-            <div class="witness">{ witness }</div>
+            <div class="witness"><Definition id={name.to_string()} />{ witness }</div>
         </details>
     }
 }

@@ -1,0 +1,170 @@
+//! Definitions and the glossary: their text is `www/explain.json`, fetched the first time a
+//! definition or the glossary is opened, not compiled into the page (the download budget,
+//! issue 49), and the same file makes the guide's `docs/glossary.md` (`cargo xtask glossary`).
+
+use js_sys::Reflect;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use yew::prelude::*;
+
+/// One term: what it is called, what it means in plain words, its formula, and which policies
+/// guarantee it (empty for terms that are not properties).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Term {
+    pub id: String,
+    pub name: String,
+    pub plain: String,
+    pub formula: String,
+    pub guaranteed: String,
+}
+
+thread_local! {
+    static TERMS: RefCell<Option<Rc<Vec<Term>>>> = const { RefCell::new(None) };
+}
+
+/// Every term, fetched once (beside the page, so it works under a sub-path too).
+pub async fn terms() -> Result<Rc<Vec<Term>>, String> {
+    if let Some(terms) = TERMS.with(|t| t.borrow().clone()) {
+        return Ok(terms);
+    }
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str("explain.json"))
+        .await
+        .map_err(|_| "the definitions could not be fetched (offline?)".to_string())?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
+    if !response.ok() {
+        return Err(format!(
+            "the definitions could not be fetched ({})",
+            response.status()
+        ));
+    }
+    let text = JsFuture::from(response.text().map_err(|_| "no text")?)
+        .await
+        .map_err(|_| "the definitions could not be read")?;
+    let terms = Rc::new(parse(&text.as_string().unwrap_or_default())?);
+    TERMS.with(|t| *t.borrow_mut() = Some(terms.clone()));
+    Ok(terms)
+}
+
+/// The terms of explain.json's text (JSON.parse, read field by field: no second JSON reader
+/// compiled into the page).
+fn parse(text: &str) -> Result<Vec<Term>, String> {
+    let bad = || "the definitions file is damaged".to_string();
+    let doc = js_sys::JSON::parse(text).map_err(|_| bad())?;
+    let list: js_sys::Array = Reflect::get(&doc, &"terms".into())
+        .map_err(|_| bad())?
+        .dyn_into()
+        .map_err(|_| bad())?;
+    let field = |item: &JsValue, key: &str| {
+        Reflect::get(item, &key.into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_default()
+    };
+    Ok(list
+        .iter()
+        .map(|item| Term {
+            id: field(&item, "id"),
+            name: field(&item, "name"),
+            plain: field(&item, "plain"),
+            formula: field(&item, "formula"),
+            guaranteed: field(&item, "guaranteed"),
+        })
+        .collect())
+}
+
+fn term_view(term: &Term) -> Html {
+    html! {
+        <div class="term" id={format!("term-{}", term.id)} data-testid={format!("term-{}", term.id)}>
+            <strong>{ &term.name }</strong>
+            <p>{ &term.plain }</p>
+            if !term.formula.is_empty() {
+                <p><code>{ &term.formula }</code></p>
+            }
+            if !term.guaranteed.is_empty() {
+                <p class="guaranteed">{ "Guaranteed: " }{ &term.guaranteed }</p>
+            }
+        </div>
+    }
+}
+
+/// The terms once loaded, or why not; `None` while not asked or on the way.
+type Loaded = Option<Result<Rc<Vec<Term>>, String>>;
+
+/// Asks for the terms once `open` is set, re-rendering when they arrive.
+#[hook]
+fn use_terms(open: bool) -> Loaded {
+    let loaded = use_state(|| None::<Result<Rc<Vec<Term>>, String>>);
+    {
+        let loaded = loaded.clone();
+        use_effect_with(open, move |&open| {
+            if open && loaded.is_none() {
+                wasm_bindgen_futures::spawn_local(async move { loaded.set(Some(terms().await)) });
+            }
+        });
+    }
+    (*loaded).clone()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct DefinitionProps {
+    /// The term's id in explain.json (SI, EF, PE, SP, ...).
+    pub id: AttrValue,
+}
+
+/// "What is SI?": a button that opens the term's definition (fetched on first use).
+#[component]
+pub fn Definition(p: &DefinitionProps) -> Html {
+    let open = use_state(|| false);
+    let loaded = use_terms(*open);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let body = match (&loaded, *open) {
+        (_, false) => html! {},
+        (None, true) => html! { <p class="muted">{ "Loading the definition…" }</p> },
+        (Some(Err(why)), true) => html! { <p class="muted">{ why }</p> },
+        (Some(Ok(terms)), true) => match terms.iter().find(|t| t.id == p.id.as_str()) {
+            Some(term) => term_view(term),
+            None => html! { <p class="muted">{ format!("No definition of {} yet.", p.id) }</p> },
+        },
+    };
+    html! {
+        <div class="definition">
+            <button type="button" class="link" aria-expanded={open.to_string()} onclick={toggle}
+                    data-testid={format!("define-{}", p.id)}>
+                { if *open { format!("Hide what {} means", p.id) } else { format!("What is {}?", p.id) } }
+            </button>
+            { body }
+        </div>
+    }
+}
+
+/// The whole glossary, behind the header's button (fetched on first use).
+#[component]
+pub fn Glossary() -> Html {
+    let open = use_state(|| false);
+    let loaded = use_terms(*open);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    html! {
+        <>
+            <button type="button" class="link" aria-expanded={open.to_string()} onclick={toggle}
+                    data-testid="glossary-toggle">{ "Glossary" }</button>
+            if *open {
+                <section class="glossary" aria-label="glossary" data-testid="glossary">
+                    { match &loaded {
+                        None => html! { <p class="muted">{ "Loading the glossary…" }</p> },
+                        Some(Err(why)) => html! { <p class="muted">{ why }</p> },
+                        Some(Ok(terms)) => terms.iter().map(term_view).collect::<Html>(),
+                    } }
+                </section>
+            }
+        </>
+    }
+}

@@ -1,0 +1,36 @@
+// Definitions where the verdicts are, and a glossary (issue 46): their text is explain.json,
+// fetched the first time one is opened.
+import { test, expect, settled, openFresh } from './fixtures.mjs';
+
+test('a badge opens on its definition, fetched once, and the glossary lists every term', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().endsWith('/explain.json')) fetched.push(r.url()); });
+  await openFresh(page);
+  await expect(page.getByTestId('intro')).toContainText('Middleware 2024');
+  expect(fetched).toHaveLength(0); // not before a definition is asked for
+
+  const pe = page.getByTestId('badge-PE');
+  await pe.getByTestId('define-PE').click();
+  await expect(pe.getByTestId('term-PE')).toContainText('No other allocation makes some tenant better off');
+  await expect(pe.getByTestId('term-PE').locator('code')).toContainText('sum_i u_i(h_i)');
+  const si = page.getByTestId('badge-SI');
+  await si.locator('summary').click();
+  await si.getByTestId('define-SI').click();
+  await expect(si.getByTestId('term-SI')).toContainText('equal split');
+
+  await page.getByTestId('glossary-toggle').click();
+  const glossary = page.getByTestId('glossary');
+  for (const id of ['SI', 'EF', 'PE', 'SP', 'efficiency', 'reference', 'Jain', 'rho', 'OEF', 'price']) {
+    await expect(glossary.getByTestId(`term-${id}`)).toBeVisible();
+  }
+  expect(fetched).toHaveLength(1);
+});
+
+test('the embedded view shows no intro', async ({ page }) => {
+  await openFresh(page);
+  const url = new URL(page.url());
+  await page.goto(`${url.origin}${url.pathname}?embed${url.hash}`);
+  await settled(page);
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await expect(page.getByTestId('intro')).toHaveCount(0);
+});
