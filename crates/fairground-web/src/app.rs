@@ -3,6 +3,7 @@ use crate::components::{
     MarketPanel, Scatter, SharedPanel, SimulateTab, TradesPanel, UtilityChart,
 };
 use crate::explain::Glossary;
+use crate::present::Scheme;
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
 use crate::worker::{SolveRequest, SolveTask};
@@ -273,6 +274,24 @@ fn Playground(props: &PlaygroundProps) -> Html {
         );
     }
 
+    let presenting = use_state(|| false);
+    crate::present::use_presenter_keys(state.clone(), presenting.clone());
+    let scheme = use_state(|| Scheme::System);
+    let toggle_presenting = {
+        let presenting = presenting.clone();
+        Callback::from(move |_: MouseEvent| {
+            crate::present::full_screen(!*presenting);
+            presenting.set(!*presenting);
+        })
+    };
+    let next_scheme = {
+        let scheme = scheme.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = scheme.next();
+            next.apply();
+            scheme.set(next);
+        })
+    };
     let show_tab = |sim: bool| {
         let (simulating, sim_opened) = (simulating.clone(), sim_opened.clone());
         Callback::from(move |_: MouseEvent| {
@@ -300,10 +319,21 @@ fn Playground(props: &PlaygroundProps) -> Html {
         }
     };
     html! {
-        <main class={classes!("app", embed.then_some("embed"))}>
+        <main class={classes!("app", embed.then_some("embed"), presenting.then_some("presenting"))}>
             if !embed {
                 <header>
+                    <div class="corner">
+                        <button type="button" onclick={next_scheme} data-testid="scheme">{ scheme.label() }</button>
+                        <button type="button" aria-pressed={presenting.to_string()} onclick={toggle_presenting}
+                                title="Presenter mode (P): the editor hidden, larger text, one figure per screen; 1-9 switch policy, Esc leaves"
+                                data-testid="present">{ "Present" }</button>
+                    </div>
                     <h1>{ "Fairground" }</h1>
+                    if *presenting {
+                        <p class="presenting-help" role="status" data-testid="presenting-help">
+                            { "Presenting: 1-9 open the first nine policies of the list, P or Esc leaves." }
+                        </p>
+                    }
                     <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
                     <div class="intro" data-testid="intro">
                         <p>{ "Define GPU types, tenants and how fast each tenant runs on each type; the page \
@@ -455,6 +485,9 @@ fn Toolbar(p: &ToolbarProps) -> Html {
                         }) }
                     </select>
                 </label>
+                <span class="policy-summary" data-testid="policy-summary">{
+                    policies::info(&state.policy).map_or("", |pol| pol.summary)
+                }</span>
             }
             <label class="file-button">{ "Import JSON" }
                 <input type="file" accept=".json,application/json" onchange={on_import} data-testid="import" />
@@ -510,6 +543,29 @@ fn ResultsView(p: &ResultsViewProps) -> Html {
     }
 }
 
+/// How one tenant's utility adds up, with its numbers: the tenant holding the most kinds of GPU
+/// (ties: the first), each type's GPUs times its speedup on that type.
+pub fn worked_utility(inst: &fairground_core::Instance, r: &PolicyReport) -> Option<String> {
+    let held = |i: usize| r.allocation.gpus[i].iter().filter(|&&g| g > 1e-9).count();
+    let i = (0..r.tenants.len()).max_by_key(|&i| (held(i), std::cmp::Reverse(i)))?;
+    let terms: Vec<String> = r.allocation.gpus[i]
+        .iter()
+        .enumerate()
+        .filter(|(_, &g)| g > 1e-9)
+        .map(|(j, g)| format!("{g:.3} {} × {:.3}", r.gpu_types[j], inst.speedup[i][j]))
+        .collect();
+    if terms.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "How a tenant's utility is worked out: {} holds {} = {:.4}, GPUs weighted by its speedup \
+         on each type (its throughput there over its throughput on its reference type).",
+        r.tenants[i],
+        terms.join(" + "),
+        r.utility[i]
+    ))
+}
+
 fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyReport) -> Html {
     let instance = Rc::new(match results.scenario.instance() {
         Ok(inst) => inst,
@@ -520,6 +576,9 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
             <p class="summary" data-testid="efficiency">
                 { format!("{} — efficiency (sum of speedup-normalised utilities): {:.4}", r.policy, r.efficiency) }
             </p>
+            if let Some(worked) = worked_utility(&instance, &r) {
+                <p class="policy-summary" data-testid="worked-utility">{ worked }</p>
+            }
             <Badges report={r.clone()} sp_pending={state.probe_pending()} state={state.clone()} />
             if let Some(market) = r.market.clone() {
                 <MarketPanel {market} gpu_types={r.gpu_types.clone()} tenants={r.tenants.clone()} />
@@ -636,5 +695,31 @@ fn compare_view(results: &Results) -> Html {
             </div>
             <CompareTable {reports} />
         </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairground_core::presets;
+
+    /// The textbook 2 x 2 under the equal split, by hand: vision holds half of each GPU, at
+    /// speedups 1 (slow, its reference) and 2 (fast): 0.5 + 1 = 1.5.
+    #[test]
+    fn the_worked_utility_adds_up_by_hand() {
+        let scenario = presets::textbook_two_by_two().scenario;
+        let inst = scenario.instance().unwrap();
+        let r = fairground_core::report::run(
+            &scenario,
+            &inst,
+            policies::by_name("equal-share").unwrap(),
+            None,
+        )
+        .unwrap();
+        let worked = worked_utility(&inst, &r).unwrap();
+        assert!(
+            worked.contains("vision holds 0.500 slow × 1.000 + 0.500 fast × 2.000 = 1.5000"),
+            "{worked}"
+        );
     }
 }

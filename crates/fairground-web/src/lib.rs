@@ -12,6 +12,7 @@ pub mod export;
 pub mod page_engine;
 pub use fairground_chart::palette;
 pub mod paste;
+pub mod present;
 pub use fairground_chart::scale;
 pub mod sim_worker;
 pub mod state;

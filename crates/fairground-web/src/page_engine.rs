@@ -47,7 +47,7 @@ pub fn suits(request: &SolveRequest, cells: usize) -> bool {
 
 /// Solves on the page with [`PAGE_POLICIES`].
 pub fn solve(request: &SolveRequest) -> Result<SolveResponse, String> {
-    crate::worker::solve_request_in(request, PAGE_POLICIES)
+    crate::worker::solve_plain_in(request, PAGE_POLICIES)
 }
 
 #[cfg(test)]

@@ -95,6 +95,36 @@ pub fn with_remembered_rows<T>(f: impl FnOnce() -> T) -> T {
 
 /// [`solve_request`] under whatever time limit the caller set.
 fn solve_request_now(req: &SolveRequest, registry: Registry) -> Result<SolveResponse, String> {
+    let (scenario, inst) = read(req)?;
+    let sp = req.sp_probe.then(SpProbeConfig::default);
+    let (reports, seconds_per_policy) = reports(req, &scenario, &inst, registry, sp.as_ref());
+    let frontier = req
+        .frontier_step
+        .map(|step| frontier::frontier_among(&inst, step, registry.0));
+    Ok(SolveResponse {
+        reports,
+        frontier,
+        seconds_per_policy,
+    })
+}
+
+/// The plain reports of a request, without the probe or the frontier, under
+/// [`WORKER_SECONDS`]: what the page's own engine answers ([`crate::page_engine`]). A separate
+/// path so the page's wasm links neither the probe nor the frontier, which it never runs.
+pub fn solve_plain_in(req: &SolveRequest, registry: Registry) -> Result<SolveResponse, String> {
+    fairground_core::deadline::within(WORKER_SECONDS, || {
+        let (scenario, inst) = read(req)?;
+        let (reports, seconds_per_policy) = reports(req, &scenario, &inst, registry, None);
+        Ok(SolveResponse {
+            reports,
+            frontier: None,
+            seconds_per_policy,
+        })
+    })
+}
+
+/// The request's scenario, validated.
+fn read(req: &SolveRequest) -> Result<(Scenario, fairground_core::Instance), String> {
     let scenario = Scenario::from_json(&req.scenario_json).map_err(|p| p.to_string())?;
     let inst = scenario.instance().map_err(|problems| {
         problems
@@ -103,7 +133,20 @@ fn solve_request_now(req: &SolveRequest, registry: Registry) -> Result<SolveResp
             .collect::<Vec<_>>()
             .join("; ")
     })?;
-    let sp = req.sp_probe.then(SpProbeConfig::default);
+    Ok((scenario, inst))
+}
+
+type Reports = Vec<Result<PolicyReport, String>>;
+
+/// Each policy's report (with the probe when `sp` is given), and the seconds one policy took
+/// when there was no probe.
+fn reports(
+    req: &SolveRequest,
+    scenario: &Scenario,
+    inst: &fairground_core::Instance,
+    registry: Registry,
+    sp: Option<&SpProbeConfig>,
+) -> (Reports, Option<f64>) {
     // web-time: performance.now() in WebAssembly (std's Instant panics there), std's natively.
     let started = web_time::Instant::now();
     let reports: Vec<_> = with_remembered_rows(|| {
@@ -117,7 +160,7 @@ fn solve_request_now(req: &SolveRequest, registry: Registry) -> Result<SolveResp
                         format!("unknown policy '{name}'")
                     }
                 })?;
-                report::run(&scenario, &inst, policy, sp.as_ref()).map_err(|e| match e {
+                report::run(scenario, inst, policy, sp).map_err(|e| match e {
                     PolicyError::OutOfTime(_) => {
                         format!("{name}: {e} here; `fairground compare` has none")
                     }
@@ -126,16 +169,9 @@ fn solve_request_now(req: &SolveRequest, registry: Registry) -> Result<SolveResp
             })
             .collect()
     });
-    let seconds_per_policy = (!req.sp_probe && !reports.is_empty())
+    let seconds_per_policy = (sp.is_none() && !reports.is_empty())
         .then(|| started.elapsed().as_secs_f64() / reports.len() as f64);
-    let frontier = req
-        .frontier_step
-        .map(|step| frontier::frontier_among(&inst, step, registry.0));
-    Ok(SolveResponse {
-        reports,
-        frontier,
-        seconds_per_policy,
-    })
+    (reports, seconds_per_policy)
 }
 
 /// The bytes of a request or an answer between the page and the engine module: the workers'

@@ -1,0 +1,161 @@
+//! Presenter mode and the colour scheme, for a speaker: `P` (or the header's button) hides the
+//! editor, enlarges text and lines, shows one figure per screen and goes full screen; in it,
+//! `1`-`9` open the catalogue's first nine policies. Keys act only outside editable fields, so
+//! the grid's own keys stay the grid's. The scheme follows the system unless switched.
+
+use crate::state::{Action, AppState, Mode};
+use fairground_core::policies;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// What a key press outside an editable field asks of the page.
+#[derive(Debug, PartialEq)]
+pub enum KeyAction {
+    TogglePresenting,
+    Leave,
+    /// Open this policy (an index into the catalogue).
+    Policy(usize),
+}
+
+/// The action a key stands for, `presenting` or not (pure, for the tests).
+pub fn key_action(key: &str, presenting: bool) -> Option<KeyAction> {
+    match key {
+        "p" | "P" => Some(KeyAction::TogglePresenting),
+        "Escape" if presenting => Some(KeyAction::Leave),
+        _ if presenting => key
+            .parse::<usize>()
+            .ok()
+            .filter(|d| (1..=9).contains(d) && *d <= policies::CATALOGUE.len())
+            .map(|d| KeyAction::Policy(d - 1)),
+        _ => None,
+    }
+}
+
+/// Whether a key went to something that edits (an input, a select, a text area, an editable
+/// element): those keys are not the page's.
+fn in_editable(event: &KeyboardEvent) -> bool {
+    let Some(target) = event.target() else {
+        return false;
+    };
+    let Ok(element) = target.dyn_into::<web_sys::HtmlElement>() else {
+        return false;
+    };
+    matches!(element.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+        || element.is_content_editable()
+}
+
+/// Full screen on entering presenter mode, back on leaving (both may be refused: a page in an
+/// iframe without permission, a browser that asks; the mode works without).
+pub fn full_screen(on: bool) {
+    let document = gloo::utils::document();
+    if on {
+        if let Some(root) = document.document_element() {
+            let _ = root.request_fullscreen();
+        }
+    } else if document.fullscreen_element().is_some() {
+        document.exit_fullscreen();
+    }
+}
+
+/// Listens for the presenter's keys while the page is open.
+#[hook]
+pub fn use_presenter_keys(state: UseReducerHandle<AppState>, presenting: UseStateHandle<bool>) {
+    use_effect_with(*presenting, move |&now| {
+        let listener =
+            gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |event| {
+                let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                if event.ctrl_key() || event.meta_key() || event.alt_key() || in_editable(event) {
+                    return;
+                }
+                match key_action(&event.key(), now) {
+                    Some(KeyAction::TogglePresenting) => {
+                        full_screen(!now);
+                        presenting.set(!now);
+                    }
+                    Some(KeyAction::Leave) => {
+                        full_screen(false);
+                        presenting.set(false);
+                    }
+                    Some(KeyAction::Policy(k)) => {
+                        state.dispatch(Action::SetMode(Mode::Single));
+                        state.dispatch(Action::SelectPolicy(
+                            policies::CATALOGUE[k].name.to_string(),
+                        ));
+                    }
+                    None => {}
+                }
+            });
+        move || drop(listener)
+    });
+}
+
+/// The colour scheme: the system's, or one the reader chose (`data-theme` on the root element,
+/// which style.css reads).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scheme {
+    System,
+    Light,
+    Dark,
+}
+
+impl Scheme {
+    pub fn next(self) -> Scheme {
+        match self {
+            Scheme::System => Scheme::Light,
+            Scheme::Light => Scheme::Dark,
+            Scheme::Dark => Scheme::System,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Scheme::System => "Colours: system",
+            Scheme::Light => "Colours: light",
+            Scheme::Dark => "Colours: dark",
+        }
+    }
+
+    /// Puts the scheme on the root element.
+    pub fn apply(self) {
+        if let Some(root) = gloo::utils::document().document_element() {
+            let _ = match self {
+                Scheme::System => root.remove_attribute("data-theme"),
+                Scheme::Light => root.set_attribute("data-theme", "light"),
+                Scheme::Dark => root.set_attribute("data-theme", "dark"),
+            };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_switch_presenting_and_policies_only_when_presenting() {
+        assert_eq!(key_action("p", false), Some(KeyAction::TogglePresenting));
+        assert_eq!(key_action("P", true), Some(KeyAction::TogglePresenting));
+        assert_eq!(key_action("Escape", true), Some(KeyAction::Leave));
+        assert_eq!(key_action("Escape", false), None);
+        assert_eq!(key_action("1", true), Some(KeyAction::Policy(0)));
+        assert_eq!(key_action("9", true), Some(KeyAction::Policy(8)));
+        assert_eq!(
+            key_action("1", false),
+            None,
+            "digits are the grid's outside"
+        );
+        assert_eq!(key_action("0", true), None);
+        assert_eq!(key_action("x", true), None);
+        // The catalogue's first policy is the one the page opens on.
+        assert_eq!(policies::CATALOGUE[0].name, "oef-coop");
+    }
+
+    #[test]
+    fn the_scheme_cycles_through_three() {
+        let s = Scheme::System;
+        assert_eq!(s.next().next().next(), s);
+        assert_ne!(s.next(), s);
+    }
+}
