@@ -46,3 +46,19 @@ test('an unknown view or policy in a link is ignored, never shown', async ({ pag
   await expect(page.getByTestId('policy-select')).toHaveValue('oef-coop');
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
 });
+
+test('an embedded chart stays above the fold, links back, and sizes its frame', async ({ page }) => {
+  await page.goto('./embed.html');
+  const frame = page.frameLocator('#demo');
+  await expect(frame.getByTestId('allocation-chart')).toBeVisible();
+  // Failed verdicts stay closed in a frame: the chart comes first.
+  await expect(frame.locator('[data-testid=badge-PE][open]')).toHaveCount(0);
+  const back = frame.getByTestId('open-full');
+  await expect(back).toHaveAttribute('href', /^\.\/#v=1&s=/);
+  // The frame grew or shrank to the results the page reported (not the 400 px it started at).
+  const iframe = page.locator('#demo');
+  await expect.poll(async () => (await iframe.boundingBox()).height).not.toBe(400);
+  const inner = await frame.locator('html').evaluate((root) => root.scrollHeight);
+  const outer = (await iframe.boundingBox()).height;
+  expect(Math.abs(outer - (inner + 2))).toBeLessThanOrEqual(4);
+});

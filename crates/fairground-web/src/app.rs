@@ -27,6 +27,22 @@ fn cells(scenario: &fairground_core::Scenario) -> usize {
     scenario.tenants.len() * scenario.gpu_types.len()
 }
 
+/// Posts `{ fairground: "height", height }` (the document's height in CSS pixels) to the page
+/// that frames this one.
+fn tell_parent_height() {
+    let window = gloo::utils::window();
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    let height = gloo::utils::document()
+        .document_element()
+        .map_or(0, |root| root.scroll_height());
+    let message = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&message, &"fairground".into(), &"height".into());
+    let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+    let _ = parent.post_message(&message, "*");
+}
+
 /// The view name a link gives the Simulation tab (`codec::View`).
 const SIMULATION_VIEW: &str = "simulation";
 
@@ -303,8 +319,24 @@ fn Playground(props: &PlaygroundProps) -> Html {
     };
     let results = state.results.clone();
     let single = results.as_ref().and_then(|r| find_report(r, &state.policy));
+    // In an iframe, tell the page around it how tall the results are after every render, so
+    // it can size the frame to them (www/embed.html shows how).
+    use_effect(move || {
+        if embed {
+            tell_parent_height();
+        }
+    });
     let body = if embed {
-        html! { <ResultsView state={state.clone()} /> }
+        let full = storage::location_hash();
+        html! {
+            <>
+                <ResultsView state={state.clone()} />
+                <p class="policy-summary">
+                    <a href={format!("./{full}")} target="_blank" rel="noopener" data-testid="open-full">
+                        { "Open in Fairground" }</a>{ " (the whole playground, this scenario)" }
+                </p>
+            </>
+        }
     } else {
         html! {
             <>

@@ -19,7 +19,10 @@ fn badge(name: &str, title: &str, holds: Option<bool>, witness: Html) -> Html {
         None => ("?", "unknown"),
     };
     html! {
-        <details class={classes!("badge", class)} data-testid={format!("badge-{name}")} open={holds == Some(false)}>
+        // A failed verdict opens on its witness, except in an iframe (?embed), where the chart
+        // must stay above the fold.
+        <details class={classes!("badge", class)} data-testid={format!("badge-{name}")}
+                 open={holds == Some(false) && !crate::storage::embed_mode()}>
             <summary title={title.to_string()}>{ format!("{mark} {name}") }</summary>
             <div class="witness"><Definition id={name.to_string()} />{ witness }</div>
         </details>
