@@ -27,3 +27,15 @@ test('an envy-free improvement is shown when one exists', async ({ page }) => {
   await expect(pe).toContainText('adds 0.5000 (20.00%) to efficiency');
   await expect(pe.getByTestId('pe-keeping-ef')).toHaveText('Even keeping envy-freeness, an allocation adds 0.5000 (20.00%).');
 });
+
+test('a failed EF shows the envious pair side by side', async ({ page }) => {
+  await page.getByTestId('preset-select').selectOption('textbook-2x2');
+  await page.getByTestId('policy-select').selectOption('oef-noncoop');
+  await settled(page);
+  // By hand: oef-noncoop gives vision 2/3 of the fast GPU (worth 4/3 to it) and rl the slow one
+  // and 1/3 of the fast (worth 1 + 2/3 = 5/3 to vision).
+  const pair = page.getByTestId('badge-EF').getByTestId('envy-pair');
+  await expect(pair).toContainText("vision's GPUs");
+  await expect(pair).toContainText("rl's GPUs");
+  await expect(pair.locator('tr').last()).toHaveText(/worth to vision per unit of weight\s*1\.3333\s*1\.6667/);
+});

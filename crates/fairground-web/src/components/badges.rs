@@ -60,6 +60,38 @@ pub fn misreported_cells(types: &[String], truth: &[f64], reported: &[f64]) -> S
     }
 }
 
+/// The envious pair's bundles side by side, and what each is worth to the envious tenant per
+/// unit of weight (its own speedups).
+fn envy_pair(p: &BadgesProps, i: usize, k: usize) -> Html {
+    let r = &p.report;
+    let Some(inst) = p
+        .state
+        .results
+        .as_ref()
+        .and_then(|res| res.scenario.instance().ok())
+    else {
+        return html! {};
+    };
+    let (Some(own), Some(other)) = (r.allocation.gpus.get(i), r.allocation.gpus.get(k)) else {
+        return html! {};
+    };
+    let worth = |bundle: &[f64], w: f64| inst.utility(i, bundle) / w;
+    let name = |t: usize| r.tenants.get(t).cloned().unwrap_or_default();
+    html! {
+        <table class="witness-table" data-testid="envy-pair">
+            <thead><tr><th></th><th>{ format!("{}'s GPUs", name(i)) }</th><th>{ format!("{}'s GPUs", name(k)) }</th></tr></thead>
+            <tbody>
+                { for r.gpu_types.iter().enumerate().map(|(j, t)| html! {
+                    <tr><td>{ t }</td><td>{ format!("{:.3}", own[j]) }</td><td>{ format!("{:.3}", other[j]) }</td></tr>
+                }) }
+                <tr><td>{ format!("worth to {} per unit of weight", name(i)) }</td>
+                    <td>{ format!("{:.4}", worth(own, inst.weight[i])) }</td>
+                    <td>{ format!("{:.4}", worth(other, inst.weight[k])) }</td></tr>
+            </tbody>
+        </table>
+    }
+}
+
 /// The SP badge before a probe: what it would cost, and a button when the page can run it.
 fn not_probed(p: &BadgesProps) -> Html {
     let state = p.state.clone();
@@ -108,7 +140,12 @@ pub fn Badges(p: &BadgesProps) -> Html {
             html! { <p>{ format!("Not defined: {}", ef.undecided.as_deref().unwrap_or("no reason given")) }</p> }
         }
         Some((i, k)) => {
-            html! { <p>{ format!("{} envies {}: it values that bundle {:.4} more per unit of weight than its own.", name(i), name(k), ef.worst_envy) }</p> }
+            html! {
+                <>
+                    <p>{ format!("{} envies {}: it values that bundle {:.4} more per unit of weight than its own.", name(i), name(k), ef.worst_envy) }</p>
+                    { envy_pair(p, i, k) }
+                </>
+            }
         }
         None => html! { <p>{ "Nobody prefers another tenant's bundle (per unit of weight)." }</p> },
     };
