@@ -49,3 +49,11 @@ test('the colour scheme follows the system until switched', async ({ page }) => 
   await page.getByTestId('scheme').click(); // system again
   expect(await background()).toBe(light);
 });
+
+test('a dark system gets dark colours, and the switch can make them light', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await background()).toBe('rgb(13, 17, 23)');
+  await page.getByTestId('scheme').click(); // light
+  expect(await background()).toBe('rgb(255, 255, 255)');
+});
