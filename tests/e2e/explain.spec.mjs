@@ -39,3 +39,14 @@ test('a failed EF shows the envious pair side by side', async ({ page }) => {
   await expect(pair).toContainText("rl's GPUs");
   await expect(pair.locator('tr').last()).toHaveText(/worth to vision per unit of weight\s*1\.3333\s*1\.6667/);
 });
+
+test('each verdict says whether the policy promises it', async ({ page }) => {
+  // oef-coop's program has SI and EF as constraints; PE it does not promise (the price of EF).
+  await expect(page.getByTestId('promise-EF')).toHaveText("Guaranteed: oef-coop's theory promises EF on every scenario.");
+  await expect(page.getByTestId('promise-PE')).toHaveText("Not guaranteed by oef-coop's theory: PE holds or fails with the scenario.");
+  // equal-share never reads the throughputs: no lie can change what anyone gets.
+  await page.getByTestId('policy-select').selectOption('equal-share');
+  await settled(page);
+  await expect(page.getByTestId('promise-SP')).toHaveText("Guaranteed: equal-share's theory promises SP on every scenario.");
+  await expect(page.getByTestId('promise-PE')).toHaveText("Not guaranteed by equal-share's theory: PE holds or fails with the scenario.");
+});

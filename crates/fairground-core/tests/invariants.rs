@@ -161,3 +161,187 @@ proptest! {
         }
     }
 }
+
+/// What a policy's theory promises (`PolicyInfo::guarantees`), checked from the definitions,
+/// computed here from the scenario's own numbers and not through the checker's helpers.
+// Indices read like the formulas' i, j, k.
+#[allow(clippy::needless_range_loop)]
+mod guarantees {
+    use super::*;
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+
+    /// u_i(x) in raw throughput: SI, EF and PE compare each tenant's utilities with each other
+    /// only, so a tenant's choice of reference type cannot change a verdict.
+    fn utility(s: &Scenario, i: usize, bundle: &[f64]) -> f64 {
+        s.tenants[i]
+            .throughput
+            .iter()
+            .zip(bundle)
+            .map(|(t, g)| t * g)
+            .sum()
+    }
+
+    fn cluster(s: &Scenario) -> f64 {
+        s.gpu_types.iter().map(|t| f64::from(t.count)).sum()
+    }
+
+    /// The weighted equal split of every type, scaled down to the tenant's cap.
+    fn equal_split(s: &Scenario, i: usize) -> Vec<f64> {
+        let total: f64 = s.tenants.iter().map(|t| t.weight).sum();
+        let share = s.tenants[i].weight / total;
+        let mut e: Vec<f64> = s
+            .gpu_types
+            .iter()
+            .map(|t| f64::from(t.count) * share)
+            .collect();
+        let held: f64 = e.iter().sum();
+        if let Some(cap) = s.tenants[i].max_gpus.filter(|&c| c < held) {
+            e.iter_mut().for_each(|g| *g *= cap / held);
+        }
+        e
+    }
+
+    /// EF binds i towards k unless k's largest possible bundle, scaled to i's weight, is more
+    /// than i's cap lets it hold (a cap of the whole cluster or more never binds).
+    fn must_not_envy(s: &Scenario, i: usize, k: usize) -> bool {
+        let n = cluster(s);
+        let (a, b) = (&s.tenants[i], &s.tenants[k]);
+        match a.max_gpus.filter(|&c| c < n) {
+            None => true,
+            Some(limit) => {
+                a.weight / b.weight * b.max_gpus.map_or(n, |c| c.min(n)) <= limit * (1.0 + 1e-12)
+            }
+        }
+    }
+
+    /// a >= b to 1e-5 relative: nash-welfare's interior-point answers sit about 1e-6 off.
+    fn close_below(a: f64, b: f64) -> bool {
+        a >= b - 1e-5 * b.abs().max(1.0)
+    }
+
+    /// The most total (per-tenant scaled) utility any allocation reaches that leaves nobody
+    /// worse off than under `g`: above g's own, `g` is not Pareto efficient.
+    fn best_pareto_improvement(s: &Scenario, g: &[Vec<f64>]) -> (f64, f64) {
+        let (n, m) = (s.tenants.len(), s.gpu_types.len());
+        let scale: Vec<f64> = (0..n)
+            .map(|i| 1.0 / s.tenants[i].throughput.iter().cloned().fold(0.0, f64::max))
+            .collect();
+        let mut lp = Problem::new(OptimizationDirection::Maximize);
+        let h: Vec<Vec<_>> = (0..n)
+            .map(|i| {
+                (0..m)
+                    .map(|j| {
+                        lp.add_var(s.tenants[i].throughput[j] * scale[i], (0.0, f64::INFINITY))
+                    })
+                    .collect()
+            })
+            .collect();
+        for j in 0..m {
+            let col: Vec<_> = (0..n).map(|i| (h[i][j], 1.0)).collect();
+            lp.add_constraint(&col, ComparisonOp::Le, f64::from(s.gpu_types[j].count));
+        }
+        for i in 0..n {
+            if let Some(cap) = s.tenants[i].max_gpus {
+                let row: Vec<_> = (0..m).map(|j| (h[i][j], 1.0)).collect();
+                lp.add_constraint(&row, ComparisonOp::Le, cap);
+            }
+            let u: Vec<_> = (0..m)
+                .map(|j| (h[i][j], s.tenants[i].throughput[j] * scale[i]))
+                .collect();
+            // A hair under u_i(g_i): the allocation under test meets its own rows only to the
+            // solver's tolerance.
+            let now = utility(s, i, &g[i]) * scale[i];
+            lp.add_constraint(&u, ComparisonOp::Ge, now - 1e-9 * now.max(1.0));
+        }
+        let best = lp
+            .solve()
+            .expect("g itself is feasible")
+            .solution()
+            .expect("no limits set")
+            .objective();
+        let now: f64 = (0..n).map(|i| utility(s, i, &g[i]) * scale[i]).sum();
+        (best, now)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_policy_keeps_what_its_theory_guarantees(s in scenario_strategy(), lie in proptest::collection::vec(0.1f64..10.0, 4)) {
+            let inst = s.instance().unwrap();
+            let n = s.tenants.len();
+            for policy in policies::all() {
+                let promised = policy.info().guarantees;
+                let name = policy.name();
+                // A cap binds when it is below the cluster's size.
+                let capped = s.tenants.iter().any(|t| t.max_gpus.is_some_and(|c| c < cluster(&s)));
+                let g = policy.solve(&inst).unwrap().allocation.gpus;
+                if promised.si.covers(capped) {
+                    for i in 0..n {
+                        let (u, target) = (utility(&s, i, &g[i]), utility(&s, i, &equal_split(&s, i)));
+                        prop_assert!(close_below(u, target), "{name}: tenant {i} gets {u} < its equal split's {target}");
+                    }
+                }
+                if promised.ef.covers(capped) {
+                    for i in 0..n {
+                        for k in (0..n).filter(|&k| must_not_envy(&s, i, k)) {
+                            let own = utility(&s, i, &g[i]) / s.tenants[i].weight;
+                            let other = utility(&s, i, &g[k]) / s.tenants[k].weight;
+                            prop_assert!(close_below(own, other), "{name}: {i} envies {k}: {own} < {other}");
+                        }
+                    }
+                }
+                if promised.pe.covers(capped) {
+                    let (best, now) = best_pareto_improvement(&s, &g);
+                    prop_assert!(best <= now + 1e-5 * now.max(1.0), "{name}: a Pareto improvement reaches {best} > {now}");
+                }
+                if promised.sp.covers(capped) {
+                    // Tenant 0 reports other throughputs: what it gets must not change.
+                    let mut told = s.clone();
+                    for (t, f) in told.tenants[0].throughput.iter_mut().zip(&lie) {
+                        *t *= f;
+                    }
+                    let g_told = policy.solve(&told.instance().unwrap()).unwrap().allocation.gpus;
+                    let (honest, lying) = (utility(&s, 0, &g[0]), utility(&s, 0, &g_told[0]));
+                    prop_assert!(lying <= honest + 1e-9 * honest.max(1.0), "{name}: tenant 0 gains by lying: {lying} > {honest}");
+                }
+            }
+        }
+    }
+
+    /// The claims themselves, as the theory states them (a change here is a change to what the
+    /// page tells readers).
+    #[test]
+    fn the_guarantees_are_the_theorys() {
+        use policies::Promise::{Always, No, WithoutCaps};
+        let of = |name: &str| policies::info(name).unwrap().guarantees;
+        let coop = of("oef-coop");
+        assert_eq!(
+            (coop.si, coop.ef, coop.pe, coop.sp),
+            (Always, Always, No, No)
+        );
+        let nash = of("nash-welfare");
+        assert_eq!(
+            (nash.si, nash.ef, nash.pe),
+            (WithoutCaps, WithoutCaps, Always)
+        );
+        assert_eq!(
+            (of("gavel-max-sum").pe, of("gavel-max-sum").ef),
+            (Always, No)
+        );
+        assert_eq!(
+            (of("gavel-las").si, of("gavel-water-filling").si),
+            (WithoutCaps, WithoutCaps)
+        );
+        // Only the policies that never read the throughputs are strategy-proof here.
+        for p in policies::CATALOGUE {
+            let reads_reports = !["equal-share", "isolated"].contains(&p.name);
+            assert_eq!(
+                p.guarantees.sp,
+                if reads_reports { No } else { Always },
+                "{}",
+                p.name
+            );
+        }
+    }
+}

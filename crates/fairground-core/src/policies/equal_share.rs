@@ -1,4 +1,4 @@
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::{Allocation, Instance};
 
 /// Every tenant gets its weighted equal split of every type, e_ij = n_j w_i / sum_k w_k (capped
@@ -10,6 +10,12 @@ pub struct EqualShare;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "equal-share",
     summary: "each tenant gets its weighted equal split of every GPU type",
+    guarantees: Guarantees {
+        si: Promise::Always,
+        ef: Promise::Always,
+        pe: Promise::No,
+        sp: Promise::Always,
+    },
 };
 
 impl Policy for EqualShare {

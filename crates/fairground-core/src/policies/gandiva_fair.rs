@@ -1,4 +1,4 @@
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::TOLERANCE;
 use crate::{Allocation, Instance};
 use serde::{Deserialize, Serialize};
@@ -66,11 +66,13 @@ pub const INFO: PolicyInfo = PolicyInfo {
     summary:
         "Gandiva_fair: equal shares of every type, then fast GPUs traded for slow ones at the \
               next bidder's speedup",
+    guarantees: Guarantees::NONE,
 };
 
 pub const INFO_MIDPOINT: PolicyInfo = PolicyInfo {
     name: "gandiva-fair:midpoint",
     summary: "Gandiva_fair, each trade at the midpoint of the seller's and the buyer's speedups",
+    guarantees: Guarantees::NONE,
 };
 
 /// One trade: `seller` gave `sold` GPUs of type `fast` to `buyer` for `paid` GPUs of type

@@ -1,4 +1,4 @@
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::order::sort_indices_by;
 use crate::{Allocation, Instance};
 
@@ -27,6 +27,7 @@ pub struct GavelFifo;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-fifo",
     summary: "Gavel: first come, first served, each on its fastest type with room",
+    guarantees: Guarantees::NONE,
 };
 
 impl Policy for GavelFifo {

@@ -3,7 +3,7 @@ use super::base::AllocationLp;
 use super::gavel::{isolated_share, job_throughput};
 use super::gavel_las::{max_min_solution, spread_max_min};
 use super::interior::{allocation_of, ConeProgram};
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::lp::Lp;
 use crate::Instance;
 
@@ -24,6 +24,7 @@ pub struct GavelFtf;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-ftf",
     summary: "Gavel: finish-time fairness (first round): max-min of throughput vs isolated share",
+    guarantees: Guarantees::NONE,
 };
 
 impl Policy for GavelFtf {

@@ -1,5 +1,5 @@
 use super::gavel_water_filling::water_filling;
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::entities::priority_weights;
 use crate::Instance;
 
@@ -23,6 +23,7 @@ pub struct GavelHierarchical;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-hierarchical",
     summary: "Gavel: hierarchical max-min fairness over the scenario's entities (fairness or FIFO within each)",
+    guarantees: Guarantees::NONE,
 };
 
 impl Policy for GavelHierarchical {

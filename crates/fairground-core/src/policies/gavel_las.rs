@@ -1,7 +1,7 @@
 use super::base::{scale_factor, AllocationLp};
 use super::canonical::spread_optimum;
 use super::gavel::proportional_throughput;
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::lp::{Lp, LpSolution, Var};
 use crate::Instance;
 
@@ -20,6 +20,12 @@ pub struct GavelLas;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-las",
     summary: "Gavel: heterogeneity-aware max-min fairness of normalised throughput",
+    guarantees: Guarantees {
+        si: Promise::WithoutCaps,
+        ef: Promise::No,
+        pe: Promise::No,
+        sp: Promise::No,
+    },
 };
 
 impl Policy for GavelLas {

@@ -1,6 +1,6 @@
 use super::gavel_las::{max_min_solution, spread_max_min};
 use super::twins::{self, Twins};
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::{Allocation, Instance};
 
 /// Gavel's heterogeneity-agnostic max-min fairness: LAS with every T_ij = 1 (so prop_i = 1):
@@ -23,6 +23,7 @@ pub struct GavelLasAgnostic;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-las-agnostic",
     summary: "Gavel: max-min fairness of GPUs held, ignoring heterogeneity",
+    guarantees: Guarantees::NONE,
 };
 
 impl Policy for GavelLasAgnostic {

@@ -20,7 +20,7 @@
 use super::gavel::proportional_throughput;
 use super::interior::significant;
 use super::twins::Twins;
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::barrier::WeightedLp;
 pub use crate::co_location::CoLocation;
 use crate::lp::{Lp, Var};
@@ -37,6 +37,7 @@ pub struct GavelLasPacked;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-las-packed",
     summary: "Gavel: max-min fairness with space sharing (co-located pairs share GPUs)",
+    guarantees: Guarantees::NONE,
 };
 
 impl Policy for GavelLasPacked {

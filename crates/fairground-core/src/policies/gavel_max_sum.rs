@@ -1,7 +1,7 @@
 use super::base::AllocationLp;
 use super::canonical::spread_optimum;
 use super::twins::{self, Twins};
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::lp::Lp;
 use crate::Instance;
 
@@ -21,6 +21,12 @@ pub struct GavelMaxSum;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-max-sum",
     summary: "Gavel: maximum total raw throughput, no fairness",
+    guarantees: Guarantees {
+        si: Promise::No,
+        ef: Promise::No,
+        pe: Promise::Always,
+        sp: Promise::No,
+    },
 };
 
 impl Policy for GavelMaxSum {

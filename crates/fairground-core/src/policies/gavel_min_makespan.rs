@@ -1,7 +1,7 @@
 use super::canonical::CRUMB;
 use super::gavel_las::{max_min_solution, spread_max_min};
 use super::interior::{allocation_of, ConeProgram};
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::Instance;
 
 /// Gavel's minimum makespan (`min_total_duration_perf`): finish everyone's work as early as
@@ -24,6 +24,7 @@ pub struct GavelMinMakespan;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-min-makespan",
     summary: "Gavel: finish every tenant's work (its `work`) as early as possible",
+    guarantees: Guarantees::NONE,
 };
 
 /// Which makespan bound the allocation is made for.

@@ -1,7 +1,7 @@
 use super::base::AllocationLp;
 use super::gavel::proportional_throughput;
 use super::gavel_las::caps_rarely_bind;
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::lp::{Lp, LpSolution, Var};
 use crate::{Allocation, Instance};
 
@@ -15,6 +15,12 @@ pub struct GavelWaterFilling;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-water-filling",
     summary: "Gavel: water filling (lexicographic max-min) of normalised throughput",
+    guarantees: Guarantees {
+        si: Promise::WithoutCaps,
+        ef: Promise::No,
+        pe: Promise::No,
+        sp: Promise::No,
+    },
 };
 
 impl Policy for GavelWaterFilling {

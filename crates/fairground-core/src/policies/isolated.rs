@@ -1,5 +1,5 @@
 use super::gavel::isolated_share;
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::{Allocation, Instance};
 
 /// Gavel's isolated share: x_ij = n_j / (m s_i) over m tenants, each row scaled down so
@@ -11,6 +11,12 @@ pub struct Isolated;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "isolated",
     summary: "Gavel's isolated share: 1/m of every type, capped at the tenant's scale factor",
+    guarantees: Guarantees {
+        si: Promise::No,
+        ef: Promise::No,
+        pe: Promise::No,
+        sp: Promise::Always,
+    },
 };
 
 impl Policy for Isolated {

@@ -261,6 +261,78 @@ pub trait Policy: Sync {
 pub struct PolicyInfo {
     pub name: &'static str,
     pub summary: &'static str,
+    /// The properties the policy's theory guarantees on every scenario, so a reader can tell a
+    /// verdict the policy promises from one that depends on the numbers.
+    pub guarantees: Guarantees,
+}
+
+/// Which properties a policy guarantees by construction (the playground says so beside each
+/// verdict). Why, per policy:
+/// - oef-coop: SI and EF are constraints of its program.
+/// - equal-share: its bundles are the (capped) weighted equal split itself, so SI holds with
+///   equality and EF between every pair the capped rule requires; it ignores throughputs, so no
+///   misreport changes what anyone gets (SP).
+/// - isolated: ignores throughputs too (SP); its unweighted, capped share is not the weighted
+///   equal split, so nothing else is promised.
+/// - nash-welfare: the equilibrium from incomes by weight is weighted-envy-free, and so meets SI,
+///   when no cap binds (Eisenberg–Gale); a cap can leave a tenant a bundle of other types than
+///   its capped equal split, worth less to it. It maximises a product of utilities, so no Pareto
+///   improvement exists, caps or not.
+/// - gavel-max-sum: the most efficient allocation, so no Pareto improvement exists.
+/// - gavel-las, gavel-water-filling: without caps, the weighted equal split gives every tenant
+///   the same normalised share, so the max-min level is at least that and everyone gets its SI
+///   utility. Their normalisation is Gavel's isolated share (unweighted, capped), so with a cap
+///   binding the argument fails, and so can SI (a tenant beside a capped one).
+///
+/// `tests/invariants.rs` checks every claim here against the definitions on random scenarios.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Guarantees {
+    pub si: Promise,
+    pub ef: Promise,
+    pub pe: Promise,
+    pub sp: Promise,
+}
+
+/// Whether a policy's theory promises a property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Promise {
+    /// Not promised: it holds or fails with the scenario.
+    No,
+    /// On every scenario.
+    Always,
+    /// When no tenant's cap binds (a cap below the cluster's size).
+    WithoutCaps,
+}
+
+impl Promise {
+    /// Whether the promise covers a scenario with (`capped`) or without caps below the cluster.
+    pub fn covers(self, capped: bool) -> bool {
+        match self {
+            Promise::No => false,
+            Promise::Always => true,
+            Promise::WithoutCaps => !capped,
+        }
+    }
+}
+
+impl Guarantees {
+    pub const NONE: Guarantees = Guarantees {
+        si: Promise::No,
+        ef: Promise::No,
+        pe: Promise::No,
+        sp: Promise::No,
+    };
+
+    /// The promise for the property named as on the badges (SI, EF, PE, SP).
+    pub fn of(&self, property: &str) -> Promise {
+        match property {
+            "SI" => self.si,
+            "EF" => self.ef,
+            "PE" => self.pe,
+            "SP" => self.sp,
+            _ => Promise::No,
+        }
+    }
 }
 
 /// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).

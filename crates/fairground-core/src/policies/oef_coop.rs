@@ -1,5 +1,5 @@
 use super::base::AllocationLp;
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::fairness::{
     envy_relative_to_larger, meets_share, must_not_envy, relative_envy, relative_shortfall,
     relaxed_relative_envy, si_target, LP_MARGIN, TOLERANCE,
@@ -39,6 +39,12 @@ pub struct OefCoop {
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "oef-coop",
     summary: "OEF cooperative: most efficient allocation with sharing incentive and envy-freeness",
+    guarantees: Guarantees {
+        si: Promise::Always,
+        ef: Promise::Always,
+        pe: Promise::No,
+        sp: Promise::No,
+    },
 };
 
 impl Policy for OefCoop {

@@ -1,5 +1,5 @@
 use super::base::AllocationLp;
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::{si_target, TOLERANCE};
 use crate::lp::Lp;
 use crate::Instance;
@@ -22,6 +22,7 @@ pub struct OefNonCoop;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "oef-noncoop",
     summary: "OEF non-cooperative: equal weighted normalised throughput for all, maximised",
+    guarantees: Guarantees::NONE,
 };
 
 impl Policy for OefNonCoop {

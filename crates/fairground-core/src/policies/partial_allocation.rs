@@ -24,7 +24,7 @@
 //! there by Newton's method alone when that answer certifies (the interior point otherwise).
 
 use super::nash_welfare::{certify, equilibrium, equilibrium_from, Market};
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::TOLERANCE;
 use crate::{Allocation, Instance};
 
@@ -34,6 +34,7 @@ pub struct PartialAllocation;
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "partial-allocation",
     summary: "Partial allocation (Cole-Gkatzelis-Goel): a fraction of the Nash-welfare bundle, strategy-proof",
+    guarantees: Guarantees::NONE,
 };
 
 /// The Nash-welfare allocation without tenant i, guessed from x*: the others' bundles, each type

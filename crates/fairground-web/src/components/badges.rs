@@ -1,5 +1,6 @@
 use crate::explain::Definition;
 use crate::state::{probe_cost, Action, AppState, PAGE_PROBE_SECONDS};
+use fairground_core::policies::{self, Promise};
 use fairground_core::properties::rough_duration;
 use fairground_core::report::PolicyReport;
 use yew::prelude::*;
@@ -12,7 +13,28 @@ pub struct BadgesProps {
     pub state: UseReducerHandle<AppState>,
 }
 
-fn badge(name: &str, title: &str, holds: Option<bool>, witness: Html) -> Html {
+/// Whether `policy`'s theory guarantees `property` on this scenario (`capped`: a cap below the
+/// cluster binds), in a sentence, so a reader can tell a promise from an outcome.
+pub fn promise_sentence(policy: &str, property: &str, capped: bool) -> String {
+    let promise = policies::info(policy).map_or(Promise::No, |i| i.guarantees.of(property));
+    match promise {
+        Promise::Always => {
+            format!("Guaranteed: {policy}'s theory promises {property} on every scenario.")
+        }
+        Promise::WithoutCaps if !capped => {
+            format!("Guaranteed: {policy}'s theory promises {property} when no cap binds, as here.")
+        }
+        Promise::WithoutCaps => format!(
+            "Not guaranteed here: {policy}'s theory promises {property} only when no cap binds, \
+             and one does in this scenario."
+        ),
+        Promise::No => format!(
+            "Not guaranteed by {policy}'s theory: {property} holds or fails with the scenario."
+        ),
+    }
+}
+
+fn badge(name: &str, title: &str, holds: Option<bool>, promise: String, witness: Html) -> Html {
     let (mark, class) = match holds {
         Some(true) => ("✓", "pass"),
         Some(false) => ("✗", "fail"),
@@ -24,7 +46,8 @@ fn badge(name: &str, title: &str, holds: Option<bool>, witness: Html) -> Html {
         <details class={classes!("badge", class)} data-testid={format!("badge-{name}")}
                  open={holds == Some(false) && !crate::storage::embed_mode()}>
             <summary title={title.to_string()}>{ format!("{mark} {name}") }</summary>
-            <div class="witness"><Definition id={name.to_string()} />{ witness }</div>
+            <div class="witness"><Definition id={name.to_string()} />
+                <p class="promise" data-testid={format!("promise-{name}")}>{ promise }</p>{ witness }</div>
         </details>
     }
 }
@@ -221,12 +244,25 @@ pub fn Badges(p: &BadgesProps) -> Html {
         ),
         (None, false) => (None, not_probed(p)),
     };
+    let capped = p.state.results.as_ref().is_some_and(|res| {
+        let cluster: f64 = res
+            .scenario
+            .gpu_types
+            .iter()
+            .map(|t| f64::from(t.count))
+            .sum();
+        res.scenario
+            .tenants
+            .iter()
+            .any(|t| t.max_gpus.is_some_and(|c| c < cluster))
+    });
+    let promise = |property: &str| promise_sentence(&r.policy, property, capped);
     html! {
         <div class="badges" data-testid="badges">
-            { badge("SI", "sharing incentive: everyone at least as well off as with its equal split", Some(si.holds), si_witness) }
-            { badge("EF", "envy-freeness: nobody prefers another's bundle, per unit of weight (a cap exempts bundles too big to hold)", ef.holds, ef_witness) }
-            { badge("PE", "Pareto efficiency: no allocation is better for someone and worse for none", pe.holds, pe_witness) }
-            { badge("SP", "strategy-proofness probe: searched misreports of throughput", sp_holds, sp_witness) }
+            { badge("SI", "sharing incentive: everyone at least as well off as with its equal split", Some(si.holds), promise("SI"), si_witness) }
+            { badge("EF", "envy-freeness: nobody prefers another's bundle, per unit of weight (a cap exempts bundles too big to hold)", ef.holds, promise("EF"), ef_witness) }
+            { badge("PE", "Pareto efficiency: no allocation is better for someone and worse for none", pe.holds, promise("PE"), pe_witness) }
+            { badge("SP", "strategy-proofness probe: searched misreports of throughput", sp_holds, promise("SP"), sp_witness) }
         </div>
     }
 }
@@ -234,6 +270,24 @@ pub fn Badges(p: &BadgesProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_verdict_says_whether_the_theory_promises_it() {
+        assert_eq!(
+            promise_sentence("oef-coop", "EF", true),
+            "Guaranteed: oef-coop's theory promises EF on every scenario."
+        );
+        assert_eq!(
+            promise_sentence("oef-coop", "PE", false),
+            "Not guaranteed by oef-coop's theory: PE holds or fails with the scenario."
+        );
+        assert!(
+            promise_sentence("nash-welfare", "SI", false).ends_with("when no cap binds, as here.")
+        );
+        assert!(promise_sentence("nash-welfare", "SI", true).starts_with("Not guaranteed here"));
+        assert!(promise_sentence("equal-share", "SP", true).starts_with("Guaranteed"));
+        assert!(promise_sentence("no-such-policy", "SI", false).starts_with("Not guaranteed"));
+    }
 
     #[test]
     fn gains_read_as_percentages() {

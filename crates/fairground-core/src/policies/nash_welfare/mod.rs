@@ -31,7 +31,7 @@
 
 mod polish;
 
-use super::{Policy, PolicyError, PolicyInfo, Solution};
+use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::fairness::TOLERANCE;
 use crate::{Allocation, Instance};
 use clarabel::algebra::CscMatrix;
@@ -71,6 +71,12 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "nash-welfare",
     summary:
         "Nash welfare (Eisenberg-Gale): equilibrium from equal weighted incomes, with GPU prices",
+    guarantees: Guarantees {
+        si: Promise::WithoutCaps,
+        ef: Promise::WithoutCaps,
+        pe: Promise::Always,
+        sp: Promise::No,
+    },
 };
 
 impl Policy for NashWelfare {
