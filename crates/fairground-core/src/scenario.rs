@@ -149,13 +149,19 @@ impl Scenario {
     }
 
     /// Reads a scenario from any serde source (JSON text, a JavaScript object), locating a
-    /// type error by its path as [`Scenario::from_json`] does.
+    /// type error by its path as [`Scenario::from_json`] does (feature `json-paths`; without it,
+    /// by the source's own location: serde_json's line and column).
     pub fn from_deserializer<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Scenario, Problem> {
-        serde_path_to_error::deserialize(de).map_err(|err| {
+        #[cfg(feature = "json-paths")]
+        let read = serde_path_to_error::deserialize(de).map_err(|err| {
             let path = err.path().to_string();
             let inner = err.into_inner();
             Problem::new(path, inner.to_string())
-        })
+        });
+        #[cfg(not(feature = "json-paths"))]
+        let read = <Scenario as serde::Deserialize>::deserialize(de)
+            .map_err(|err| Problem::new(".", err.to_string()));
+        read
     }
 
     /// Pretty JSON, as the CLI and the playground export it.
