@@ -18,6 +18,8 @@ test('P presents the results alone, digits switch policy, and typing in a cell i
   await page.keyboard.press('p');
   await expect(page.locator('main.presenting')).toHaveCount(1);
   await expect(page.getByTestId('presenting-help')).toBeVisible();
+  // Everything a talk needs is fetched up front: the texts and the full engine, answering.
+  await expect(page.getByTestId('presenting-ready')).toHaveText('Ready: the engine and the texts are loaded.', { timeout: 30_000 });
   await expect(page.locator('.editor')).toBeHidden();
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
   // The text is larger than outside the mode.

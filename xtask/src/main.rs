@@ -11,7 +11,7 @@
 //! - `cargo xtask check-docs`: the documentation's relative links and anchors, and the modules'
 //!   import layering (both also in `test`).
 //! - `cargo xtask doc-moved OLD.md`: which sentences of an old Markdown file are in no file today.
-//! - `cargo xtask glossary`: `docs/glossary.md` from the page's definitions (`www/explain.json`).
+//! - `cargo xtask glossary`: `docs/glossary.md` and `docs/tour.md` from the page's definitions and tour (`www/explain.json`).
 
 mod bench_oef;
 mod cmd;
@@ -46,7 +46,7 @@ tasks:
                                   that docs/glossary.md is current (test runs them too)
   doc-moved OLD.md                list the sentences of OLD.md that no Markdown file holds
                                   today (after moving text between pages)
-  glossary                        write docs/glossary.md from the page's definitions
+  glossary                        write docs/glossary.md and docs/tour.md from the page's data file
                                   (www/explain.json; check-docs fails when it is stale)
   bench-oef [TENANTS...]          oef-coop against HiGHS (highspy, installed under target/) on
                                   the same random instances, 8 types (default 100 200 500 1000;

@@ -6,6 +6,7 @@ use crate::explain::Glossary;
 use crate::present::Scheme;
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
+use crate::tour::Tour;
 use crate::worker::{SolveRequest, SolveTask};
 use crate::{codec, export, page_engine, storage};
 use fairground_core::policies;
@@ -202,12 +203,14 @@ fn Playground(props: &PlaygroundProps) -> Html {
     let simulating = use_state(|| opens_on_simulation);
     let sim_opened = use_state(|| opens_on_simulation);
     let embed = *use_memo((), |_| storage::embed_mode());
+    // The guided tour's step on screen (a link can open on one).
+    let tour = use_state(|| crate::tour::step_of(&storage::location_hash()).filter(|_| !embed));
     let runner = use_oneshot_runner::<SolveTask>();
 
     // Solve each new generation in the worker (coalesced); the reducer drops stale answers.
     let queue = use_mut_ref(SolveQueue::default);
     {
-        let state = state.clone();
+        let (state, runner) = (state.clone(), runner.clone());
         use_effect_with(state.generation, move |&generation| {
             let Some(scenario) = state.solvable.clone() else {
                 return;
@@ -259,11 +262,12 @@ fn Playground(props: &PlaygroundProps) -> Html {
             state.mode.name()
         };
         use_effect_with(
-            (state.draft.clone(), state.policy.clone(), on_screen),
-            move |(draft, policy, on_screen)| {
+            (state.draft.clone(), state.policy.clone(), on_screen, *tour),
+            move |(draft, policy, on_screen, tour)| {
                 let view = codec::View {
                     view: (!on_screen.is_empty()).then(|| on_screen.to_string()),
                     policy: Some(policy.clone()),
+                    tour: tour.map(|k| (k + 1).to_string()),
                 };
                 let mut pending = None;
                 // Set when a newer edit replaces this one: a link packed for it is not written.
@@ -292,6 +296,28 @@ fn Playground(props: &PlaygroundProps) -> Html {
 
     let presenting = use_state(|| false);
     crate::present::use_presenter_keys(state.clone(), presenting.clone());
+    // A talk must not wait on the network: on entering presenter mode, fetch the texts, have the
+    // solve worker answer a small case (so the full engine is loaded and running) and start the
+    // simulator's worker, then say "ready".
+    let ready = use_state(|| None::<bool>);
+    {
+        let (ready, sim_opened, runner) = (ready.clone(), sim_opened.clone(), runner.clone());
+        use_effect_with(*presenting, move |&now| {
+            if now && *ready != Some(true) {
+                sim_opened.set(true);
+                wasm_bindgen_futures::spawn_local(async move {
+                    let texts = crate::explain::explain().await.is_ok();
+                    let probe = SolveRequest::new(
+                        &fairground_core::presets::textbook_two_by_two().scenario,
+                        vec!["nash-welfare".into()],
+                        false,
+                        None,
+                    );
+                    ready.set(Some(texts && runner.run(probe).await.is_ok()));
+                });
+            }
+        });
+    }
     let scheme = use_state(|| Scheme::System);
     let toggle_presenting = {
         let presenting = presenting.clone();
@@ -363,7 +389,12 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     <h1>{ "Fairground" }</h1>
                     if *presenting {
                         <p class="presenting-help" role="status" data-testid="presenting-help">
-                            { "Presenting: 1-9 open the first nine policies of the list, P or Esc leaves." }
+                            { "Presenting: 1-9 open the first nine policies of the list, P or Esc leaves. " }
+                            <span data-testid="presenting-ready">{ match *ready {
+                                None => "Loading what the talk needs…",
+                                Some(true) => "Ready: the engine and the texts are loaded.",
+                                Some(false) => "Not ready: the engine or the texts could not be loaded (offline?).",
+                            } }</span>
                         </p>
                     }
                     <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
@@ -374,8 +405,12 @@ fn Playground(props: &PlaygroundProps) -> Html {
                               the most efficient allocation in which nobody envies another's GPUs and \
                               everyone does at least as well as with an equal split. " }
                            <a href="https://arxiv.org/abs/2403.18545" target="_blank" rel="noopener">{ "The paper" }</a>
-                           { " · " }<Glossary /></p>
+                           { " · " }<Glossary />{ " · " }
+                           <button type="button" class="link" data-testid="tour-start" onclick={{
+                               let tour = tour.clone(); Callback::from(move |_: MouseEvent| tour.set(Some(0)))
+                           }}>{ "Take the tour" }</button></p>
                     </div>
+                    <Tour state={state.clone()} at={tour.clone()} />
                     <nav class="tabs segmented" aria-label="views">
                         <button type="button" aria-pressed={(!*simulating).to_string()} onclick={show_tab(false)} data-testid="tab-allocation">{ "Allocation" }</button>
                         <button type="button" aria-pressed={simulating.to_string()} onclick={show_tab(true)} data-testid="tab-simulation">{ "Simulation" }</button>

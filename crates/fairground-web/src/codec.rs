@@ -58,12 +58,13 @@ pub fn param<'a>(fragment: &'a str, key: &str) -> Option<&'a str> {
 }
 
 /// What a link says about what was on screen, beside its scenario: the view (`view=`:
-/// `compare`, `frontier`, `simulation`; absent for one policy) and the policy open (`policy=`),
-/// so a link reopens a slide as it was shown.
+/// `compare`, `frontier`, `simulation`; absent for one policy), the policy open (`policy=`) and
+/// the guided tour's step (`tour=`, from 1), so a link reopens a slide as it was shown.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct View {
     pub view: Option<String>,
     pub policy: Option<String>,
+    pub tour: Option<String>,
 }
 
 impl View {
@@ -82,13 +83,18 @@ impl View {
         View {
             view: name("view"),
             policy: name("policy"),
+            tour: name("tour"),
         }
     }
 
     /// `fragment` (a scenario's, from [`to_fragment`]) with this view after it.
     pub fn appended_to(&self, fragment: &str) -> String {
         let mut out = fragment.to_string();
-        for (key, value) in [("view", &self.view), ("policy", &self.policy)] {
+        for (key, value) in [
+            ("view", &self.view),
+            ("policy", &self.policy),
+            ("tour", &self.tour),
+        ] {
             if let Some(value) = value {
                 out.push_str(&format!("&{key}={value}"));
             }
@@ -241,8 +247,10 @@ mod tests {
         let view = View {
             view: Some("compare".into()),
             policy: Some("gavel-las".into()),
+            tour: Some("6".into()),
         };
         let link = view.appended_to(&scenario);
+        assert!(link.ends_with("&view=compare&policy=gavel-las&tour=6"));
         assert_eq!(View::of(&format!("#{link}")), view);
         // The scenario still opens from it.
         assert_eq!(

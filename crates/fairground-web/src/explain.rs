@@ -1,6 +1,6 @@
-//! Definitions and the glossary: their text is `www/explain.json`, fetched the first time a
-//! definition or the glossary is opened, not compiled into the page (the download budget,
-//! issue 49), and the same file makes the guide's `docs/glossary.md` (`cargo xtask glossary`).
+//! Definitions, the glossary and the guided tour: their text is `www/explain.json`, fetched the
+//! first time one is opened, not compiled into the page (the download budget, issue 49), and the
+//! same file makes the guide's `docs/glossary.md` and `docs/tour.md` (`cargo xtask glossary`).
 
 use js_sys::Reflect;
 use std::cell::RefCell;
@@ -20,14 +20,32 @@ pub struct Term {
     pub guaranteed: String,
 }
 
-thread_local! {
-    static TERMS: RefCell<Option<Rc<Vec<Term>>>> = const { RefCell::new(None) };
+/// One step of the guided tour: what it shows (a preset, a policy, a view: `compare`,
+/// `frontier`, or empty for one policy) and what it says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    pub title: String,
+    pub text: String,
+    pub preset: String,
+    pub policy: String,
+    pub view: String,
 }
 
-/// Every term, fetched once (beside the page, so it works under a sub-path too).
-pub async fn terms() -> Result<Rc<Vec<Term>>, String> {
-    if let Some(terms) = TERMS.with(|t| t.borrow().clone()) {
-        return Ok(terms);
+/// The whole data file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explain {
+    pub terms: Vec<Term>,
+    pub tour: Vec<Step>,
+}
+
+thread_local! {
+    static LOADED: RefCell<Option<Rc<Explain>>> = const { RefCell::new(None) };
+}
+
+/// The data file, fetched once (beside the page, so it works under a sub-path too).
+pub async fn explain() -> Result<Rc<Explain>, String> {
+    if let Some(loaded) = LOADED.with(|t| t.borrow().clone()) {
+        return Ok(loaded);
     }
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str("explain.json"))
@@ -43,36 +61,50 @@ pub async fn terms() -> Result<Rc<Vec<Term>>, String> {
     let text = JsFuture::from(response.text().map_err(|_| "no text")?)
         .await
         .map_err(|_| "the definitions could not be read")?;
-    let terms = Rc::new(parse(&text.as_string().unwrap_or_default())?);
-    TERMS.with(|t| *t.borrow_mut() = Some(terms.clone()));
-    Ok(terms)
+    let loaded = Rc::new(parse(&text.as_string().unwrap_or_default())?);
+    LOADED.with(|t| *t.borrow_mut() = Some(loaded.clone()));
+    Ok(loaded)
 }
 
-/// The terms of explain.json's text (JSON.parse, read field by field: no second JSON reader
-/// compiled into the page).
-fn parse(text: &str) -> Result<Vec<Term>, String> {
+/// explain.json's text, read (JSON.parse, field by field: no second JSON reader compiled into
+/// the page).
+fn parse(text: &str) -> Result<Explain, String> {
     let bad = || "the definitions file is damaged".to_string();
     let doc = js_sys::JSON::parse(text).map_err(|_| bad())?;
-    let list: js_sys::Array = Reflect::get(&doc, &"terms".into())
-        .map_err(|_| bad())?
-        .dyn_into()
-        .map_err(|_| bad())?;
+    let list = |key: &str| -> Result<js_sys::Array, String> {
+        Reflect::get(&doc, &key.into())
+            .map_err(|_| bad())?
+            .dyn_into()
+            .map_err(|_| bad())
+    };
     let field = |item: &JsValue, key: &str| {
         Reflect::get(item, &key.into())
             .ok()
             .and_then(|v| v.as_string())
             .unwrap_or_default()
     };
-    Ok(list
-        .iter()
-        .map(|item| Term {
-            id: field(&item, "id"),
-            name: field(&item, "name"),
-            plain: field(&item, "plain"),
-            formula: field(&item, "formula"),
-            guaranteed: field(&item, "guaranteed"),
-        })
-        .collect())
+    Ok(Explain {
+        terms: list("terms")?
+            .iter()
+            .map(|item| Term {
+                id: field(&item, "id"),
+                name: field(&item, "name"),
+                plain: field(&item, "plain"),
+                formula: field(&item, "formula"),
+                guaranteed: field(&item, "guaranteed"),
+            })
+            .collect(),
+        tour: list("tour")?
+            .iter()
+            .map(|item| Step {
+                title: field(&item, "title"),
+                text: field(&item, "text"),
+                preset: field(&item, "preset"),
+                policy: field(&item, "policy"),
+                view: field(&item, "view"),
+            })
+            .collect(),
+    })
 }
 
 fn term_view(term: &Term) -> Html {
@@ -90,18 +122,18 @@ fn term_view(term: &Term) -> Html {
     }
 }
 
-/// The terms once loaded, or why not; `None` while not asked or on the way.
-type Loaded = Option<Result<Rc<Vec<Term>>, String>>;
+/// The data file once loaded, or why not; `None` while not asked or on the way.
+pub type Loaded = Option<Result<Rc<Explain>, String>>;
 
-/// Asks for the terms once `open` is set, re-rendering when they arrive.
+/// Asks for the data file once `open` is set, re-rendering when it arrives.
 #[hook]
-fn use_terms(open: bool) -> Loaded {
-    let loaded = use_state(|| None::<Result<Rc<Vec<Term>>, String>>);
+pub fn use_explain(open: bool) -> Loaded {
+    let loaded = use_state(|| None::<Result<Rc<Explain>, String>>);
     {
         let loaded = loaded.clone();
         use_effect_with(open, move |&open| {
             if open && loaded.is_none() {
-                wasm_bindgen_futures::spawn_local(async move { loaded.set(Some(terms().await)) });
+                wasm_bindgen_futures::spawn_local(async move { loaded.set(Some(explain().await)) });
             }
         });
     }
@@ -118,7 +150,7 @@ pub struct DefinitionProps {
 #[component]
 pub fn Definition(p: &DefinitionProps) -> Html {
     let open = use_state(|| false);
-    let loaded = use_terms(*open);
+    let loaded = use_explain(*open);
     let toggle = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
@@ -127,7 +159,7 @@ pub fn Definition(p: &DefinitionProps) -> Html {
         (_, false) => html! {},
         (None, true) => html! { <p class="muted">{ "Loading the definition…" }</p> },
         (Some(Err(why)), true) => html! { <p class="muted">{ why }</p> },
-        (Some(Ok(terms)), true) => match terms.iter().find(|t| t.id == p.id.as_str()) {
+        (Some(Ok(doc)), true) => match doc.terms.iter().find(|t| t.id == p.id.as_str()) {
             Some(term) => term_view(term),
             None => html! { <p class="muted">{ format!("No definition of {} yet.", p.id) }</p> },
         },
@@ -147,7 +179,7 @@ pub fn Definition(p: &DefinitionProps) -> Html {
 #[component]
 pub fn Glossary() -> Html {
     let open = use_state(|| false);
-    let loaded = use_terms(*open);
+    let loaded = use_explain(*open);
     let toggle = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
@@ -161,7 +193,7 @@ pub fn Glossary() -> Html {
                     { match &loaded {
                         None => html! { <p class="muted">{ "Loading the glossary…" }</p> },
                         Some(Err(why)) => html! { <p class="muted">{ why }</p> },
-                        Some(Ok(terms)) => terms.iter().map(term_view).collect::<Html>(),
+                        Some(Ok(doc)) => doc.terms.iter().map(term_view).collect::<Html>(),
                     } }
                 </section>
             }

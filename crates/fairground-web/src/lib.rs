@@ -18,6 +18,7 @@ pub mod sim_worker;
 pub mod state;
 pub mod storage;
 pub mod svg;
+pub mod tour;
 pub mod worker;
 
 pub use app::App;

@@ -33,7 +33,7 @@ pub fn key_action(key: &str, presenting: bool) -> Option<KeyAction> {
 
 /// Whether a key went to something that edits (an input, a select, a text area, an editable
 /// element): those keys are not the page's.
-fn in_editable(event: &KeyboardEvent) -> bool {
+pub(crate) fn in_editable(event: &KeyboardEvent) -> bool {
     let Some(target) = event.target() else {
         return false;
     };
