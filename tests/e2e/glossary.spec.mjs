@@ -9,7 +9,11 @@ test('a badge opens on its definition, fetched once, and the glossary lists ever
   await expect(page.getByTestId('intro')).toContainText('Middleware 2024');
   expect(fetched).toHaveLength(0); // not before a definition is asked for
 
+  // Every badge opens closed, the failed ones too: a glance under the chart, read when opened.
+  await expect(page.locator('[data-testid^="badge-"][open]')).toHaveCount(0);
   const pe = page.getByTestId('badge-PE');
+  await expect(pe).toHaveClass(/fail/);
+  await pe.locator('summary').click();
   await pe.getByTestId('define-PE').click();
   await expect(pe.getByTestId('term-PE')).toContainText('No other allocation makes some tenant better off');
   await expect(pe.getByTestId('term-PE').locator('code')).toContainText('sum_i u_i(h_i)');
@@ -33,4 +37,19 @@ test('the embedded view shows no intro', async ({ page }) => {
   await settled(page);
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
   await expect(page.getByTestId('intro')).toHaveCount(0);
+});
+
+test('the intro links to the guide, served beside the page with its links rewritten', async ({ page, context }) => {
+  await openFresh(page);
+  const [guide] = await Promise.all([context.waitForEvent('page'), page.getByTestId('guide-link').click()]);
+  await expect(guide.locator('h1')).toHaveText('The Fairground guide');
+  // Its table of pages leads to the rendered pages: the glossary, made from the page's own data.
+  await guide.getByRole('link', { name: 'Glossary', exact: true }).click();
+  await expect(guide.locator('h2').first()).toHaveText('Sharing incentive (SI)');
+  await guide.getByRole('link', { name: 'The guide', exact: true }).click();
+  await guide.getByRole('link', { name: 'The guided tour', exact: true }).click();
+  await expect(guide.locator('h2').first()).toHaveText('1. The equal split');
+  // Back to the playground from any page.
+  await guide.getByRole('link', { name: 'The playground', exact: true }).click();
+  await expect(guide.getByTestId('intro')).toBeVisible();
 });

@@ -17,6 +17,7 @@ mod bench_oef;
 mod cmd;
 mod docs;
 mod glossary;
+mod guide;
 mod layers;
 mod reproduce;
 mod serve;

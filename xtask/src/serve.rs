@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// Builds the release site into dist/ with Trunk, offline (tools come from `setup`).
+/// Builds the release site into dist/ with Trunk, offline (tools come from `setup`), and the
+/// guide into dist/guide/.
 pub fn build_site(tools: &setup::Tools) -> Result<PathBuf, String> {
     let root = project_root();
     cmd::run("cargo fetch", cmd::cargo().arg("fetch").current_dir(&root))?;
@@ -28,6 +29,7 @@ pub fn build_site(tools: &setup::Tools) -> Result<PathBuf, String> {
             .env("PATH", tools.path())
             .current_dir(&root),
     )?;
+    crate::guide::build(&root, &root.join("dist"))?;
     Ok(root.join("dist"))
 }
 

@@ -405,6 +405,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                               the most efficient allocation in which nobody envies another's GPUs and \
                               everyone does at least as well as with an equal split. " }
                            <a href="https://arxiv.org/abs/2403.18545" target="_blank" rel="noopener">{ "The paper" }</a>
+                           { " · " }<a href="guide/index.html" target="_blank" data-testid="guide-link">{ "The guide" }</a>
                            { " · " }<Glossary />{ " · " }
                            <button type="button" class="link" data-testid="tour-start" onclick={{
                                let tour = tour.clone(); Callback::from(move |_: MouseEvent| tour.set(Some(0)))

@@ -41,10 +41,10 @@ fn badge(name: &str, title: &str, holds: Option<bool>, promise: String, witness:
         None => ("?", "unknown"),
     };
     html! {
-        // A failed verdict opens on its witness, except in an iframe (?embed), where the chart
-        // must stay above the fold.
-        <details class={classes!("badge", class)} data-testid={format!("badge-{name}")}
-                 open={holds == Some(false) && !crate::storage::embed_mode()}>
+        // Closed until opened, failed or not: the verdicts are a glance (✓ / ✗) under the chart,
+        // and a reader opens the one to read; expanded witnesses pushed the first figure down
+        // and read as alarms before the page had said what they mean (issue 46).
+        <details class={classes!("badge", class)} data-testid={format!("badge-{name}")}>
             <summary title={title.to_string()}>{ format!("{mark} {name}") }</summary>
             <div class="witness"><Definition id={name.to_string()} />
                 <p class="promise" data-testid={format!("promise-{name}")}>{ promise }</p>{ witness }</div>
