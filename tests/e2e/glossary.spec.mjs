@@ -21,6 +21,13 @@ test('a badge opens on its definition, fetched once, and the glossary lists ever
   await si.locator('summary').click();
   await si.getByTestId('define-SI').click();
   await expect(si.getByTestId('term-SI')).toContainText('equal split');
+  // Every badge has its definition (fetched already: no second request).
+  for (const [id, words] of [['EF', 'per unit of weight'], ['SP', 'misreporting']]) {
+    const badge = page.getByTestId(`badge-${id}`);
+    await badge.locator('summary').click();
+    await badge.getByTestId(`define-${id}`).click();
+    await expect(badge.getByTestId(`term-${id}`)).toContainText(words);
+  }
 
   await page.getByTestId('glossary-toggle').click();
   const glossary = page.getByTestId('glossary');

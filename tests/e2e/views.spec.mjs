@@ -62,3 +62,26 @@ test('an embedded chart stays above the fold, links back, and sizes its frame', 
   const outer = (await iframe.boundingBox()).height;
   expect(Math.abs(outer - (inner + 2))).toBeLessThanOrEqual(4);
 });
+
+test('a link reopens Compare all', async ({ page }) => {
+  await page.getByTestId('mode-compare').click();
+  await expect.poll(() => hashParam(page, 'view')).toBe('compare');
+  const slide = page.url();
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('about:blank');
+  await page.goto(slide);
+  await expect(page.getByTestId('mode-compare')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 20_000 });
+});
+
+test('an edit does not move the figures: the status line keeps its space', async ({ page }) => {
+  // From the document's top: filling a cell scrolls the window to it.
+  const top = () => page.getByTestId('allocation-chart').evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+  const before = await top();
+  // An edit re-solves and re-probes (6 tenants: the probe runs by itself), with a status line.
+  await page.getByLabel('throughput of A3C on v100', { exact: true }).fill('3');
+  await expect(page.getByTestId('solving')).not.toHaveText('');
+  expect(await top()).toBe(before);
+  await settled(page);
+  expect(await top()).toBe(before);
+});
