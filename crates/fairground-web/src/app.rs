@@ -383,7 +383,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     <div class="corner">
                         <button type="button" onclick={next_scheme} data-testid="scheme">{ scheme.label() }</button>
                         <button type="button" aria-pressed={presenting.to_string()} onclick={toggle_presenting}
-                                title="Presenter mode (P): the editor hidden, larger text, one figure per screen; 1-9 switch policy, Esc leaves"
+                                title="Presenter mode (P)"
                                 data-testid="present">{ "Present" }</button>
                     </div>
                     <h1>{ "Fairground" }</h1>

@@ -159,7 +159,7 @@ pub fn Editor(props: &EditorProps) -> Html {
                 </label>
             </div>
 
-            <h3>{ "GPU types" }</h3>
+            <h2>{ "GPU types" }</h2>
             <table class="types" data-testid="types-table">
                 <thead><tr><th>{ "name" }</th><th>{ "GPUs" }</th><th></th></tr></thead>
                 <tbody>
@@ -183,7 +183,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             </table>
             <button type="button" onclick={add_type} data-testid="add-type">{ "+ GPU type" }</button>
 
-            <h3>{ "Tenants and throughput per GPU" }</h3>
+            <h2>{ "Tenants and throughput per GPU" }</h2>
             <p class="hint">{ "Paste a block copied from a spreadsheet into any throughput cell." }</p>
             <div class="grid-scroll">
             <table class="tenants" data-testid="tenants-table">
@@ -222,7 +222,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             </div>
             <button type="button" onclick={add_tenant} data-testid="add-tenant">{ "+ tenant" }</button>
 
-            <h3>{ "Entities" }</h3>
+            <h2>{ "Entities" }</h2>
             <p class="hint">{ "Groups of tenants for gavel-hierarchical: each gets a share by its weight, \
                                which its members split by fairness (their weights) or FIFO (in list order). \
                                A tenant names its entity in the entity column; an entity may sit in a parent." }</p>
@@ -265,7 +265,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
             <button type="button" onclick={add_entity} data-testid="add-entity">{ "+ entity" }</button>
 
-            <h3>{ "Co-located pairs" }</h3>
+            <h2>{ "Co-located pairs" }</h2>
             <p class="hint">{ "Tenants that can run on the same GPUs at once, for gavel-las-packed (space \
                                sharing): their names, then per GPU type each one's throughput per GPU \
                                while they share (0 where they cannot). Both need the same max GPUs." }</p>

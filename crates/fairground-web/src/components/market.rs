@@ -16,7 +16,7 @@ pub fn MarketPanel(p: &MarketPanelProps) -> Html {
     let capped = m.cap_prices.iter().any(|&q| q > 0.0);
     html! {
         <section class="market" data-testid="market">
-            <h3>{ "Market" }</h3>
+            <h2>{ "Market" }</h2>
             <p class="hint">{ "Prices per GPU at the equilibrium from equal incomes: each tenant's budget is its weight, and it buys only the types with the best speedup per price." }</p>
             <table class="market-prices" data-testid="market-prices">
                 <thead><tr><th>{ "GPU type" }</th><th>{ "price" }</th>

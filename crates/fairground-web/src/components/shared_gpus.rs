@@ -16,7 +16,7 @@ pub fn SharedPanel(p: &SharedPanelProps) -> Html {
     let inst = &p.instance;
     html! {
         <section class="shared" data-testid="shared-gpus">
-            <h3>{ "GPUs shared by co-located pairs" }</h3>
+            <h2>{ "GPUs shared by co-located pairs" }</h2>
             <p class="hint">{ "Both tenants of a pair run on these GPUs at once, each at its co-located throughput; the utilities count them, the chart below shows GPUs held alone." }</p>
             <table class="shared-table">
                 <thead><tr><th>{ "pair" }</th>{ for inst.type_names.iter().map(|t| html! { <th>{ t.clone() }</th> }) }</tr></thead>

@@ -15,7 +15,7 @@ pub fn TradesPanel(p: &TradesPanelProps) -> Html {
     let name = |list: &[String], i: usize| list.get(i).cloned().unwrap_or_default();
     html! {
         <section class="market" data-testid="trades">
-            <h3>{ "Trades" }</h3>
+            <h2>{ "Trades" }</h2>
             <p class="hint">{ "From equal shares of every type, a tenant that gains least from a fast type sells it to the one that gains most, paid in slow GPUs at the rate shown (slow GPUs per fast GPU). Neither side ends below where it started." }</p>
             <table class="market-prices">
                 <thead><tr>
