@@ -296,6 +296,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
 
     let presenting = use_state(|| false);
     crate::present::use_presenter_keys(state.clone(), presenting.clone());
+    crate::components::use_undo_keys(state.dispatcher(), !*simulating && !embed);
     // A talk must not wait on the network: on entering presenter mode, fetch the texts, have the
     // solve worker answer a small case (so the full engine is loaded and running) and start the
     // simulator's worker, then say "ready".

@@ -105,6 +105,44 @@ pub struct AppState {
     pub solving: bool,
     /// A message for the user that is not about one cell (a bad link, a failed import).
     pub notice: Option<String>,
+    /// Earlier and undone drafts, for undo and redo.
+    pub history: History,
+}
+
+/// How many drafts undo keeps: a 150 x 12 draft is about 30 KB, so at most a few MB.
+pub const UNDO_DEPTH: usize = 100;
+
+/// Drafts to go back to and forward to, newest last. Typing in one cell is one step: edits to
+/// the cell last edited join the step its first keystroke opened.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct History {
+    undo: Vec<Draft>,
+    redo: Vec<Draft>,
+    typing_in: Option<Cell>,
+}
+
+impl History {
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Records `before` as the step back from a change; `edited` is the cell typed in, if the
+    /// change was typing (which joins the previous step when it is the same cell).
+    fn record(&mut self, before: Draft, edited: Option<Cell>) {
+        let joins = edited.is_some() && edited == self.typing_in;
+        self.typing_in = edited;
+        self.redo.clear();
+        if !joins {
+            if self.undo.len() == UNDO_DEPTH {
+                self.undo.remove(0);
+            }
+            self.undo.push(before);
+        }
+    }
 }
 
 pub enum Action {
@@ -143,6 +181,10 @@ pub enum Action {
         message: String,
     },
     Notice(Option<String>),
+    /// Back to the draft before the last change (an edit, a paste, a preset, an import), and
+    /// forward again.
+    Undo,
+    Redo,
 }
 
 impl AppState {
@@ -177,6 +219,7 @@ impl AppState {
             results: None,
             solving: false,
             notice: oversized,
+            history: History::default(),
         };
         state.revalidate();
         state
@@ -329,6 +372,13 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
+        let typed_in = match action {
+            Action::Edit(cell, _) => Some(cell),
+            _ => None,
+        };
+        // A saved draft opening the page is where history starts, not a step in it.
+        let recorded = !matches!(action, Action::Restore(_) | Action::Undo | Action::Redo);
+        let undo = matches!(action, Action::Undo);
         match action {
             Action::Edit(cell, text) => next.draft.set(cell, &text),
             Action::AddType => {
@@ -451,6 +501,28 @@ impl Reducible for AppState {
             Action::Notice(notice) => {
                 next.notice = notice;
                 return Rc::new(next);
+            }
+            Action::Undo | Action::Redo => {
+                let h = &mut next.history;
+                let (from, to) = if undo {
+                    (&mut h.undo, &mut h.redo)
+                } else {
+                    (&mut h.redo, &mut h.undo)
+                };
+                let Some(draft) = from.pop() else {
+                    return self;
+                };
+                to.push(std::mem::replace(&mut next.draft, draft));
+                h.typing_in = None;
+                next.notice = None;
+            }
+        }
+        if recorded {
+            if next.draft != self.draft {
+                next.history.record(self.draft.clone(), typed_in);
+            } else {
+                // Anything else (a policy chosen, a mode) ends a run of typing in one cell.
+                next.history.typing_in = None;
             }
         }
         next.revalidate();
@@ -678,5 +750,68 @@ mod tests {
         assert_eq!(state.policies_to_run().len(), policies::all().len());
         let results = answer(&state);
         assert!(results.reports.iter().all(|r| r.is_ok()));
+    }
+
+    #[test]
+    fn typing_in_one_cell_is_one_step_back_and_redo_returns_it() {
+        let start = Rc::new(AppState::default());
+        let before = start.draft.text(Cell::Throughput(0, 0)).to_string();
+        let mut state = start.clone();
+        for typed in ["7", "7.", "7.5"] {
+            state = state.reduce(Action::Edit(Cell::Throughput(0, 0), typed.into()));
+        }
+        state = state.reduce(Action::Edit(Cell::Weight(1), "2".into()));
+        let state = state.reduce(Action::Undo);
+        assert_eq!(state.draft.text(Cell::Throughput(0, 0)), "7.5");
+        assert_eq!(
+            state.draft.text(Cell::Weight(1)),
+            start.draft.text(Cell::Weight(1))
+        );
+        let state = state.reduce(Action::Undo);
+        assert_eq!(state.draft, start.draft);
+        assert_eq!(state.draft.text(Cell::Throughput(0, 0)), before);
+        assert!(!state.history.can_undo());
+        // Undone changes come back in order, and are solved again.
+        let generation = state.generation;
+        let state = state.reduce(Action::Redo).reduce(Action::Redo);
+        assert_eq!(state.draft.text(Cell::Throughput(0, 0)), "7.5");
+        assert_eq!(state.draft.text(Cell::Weight(1)), "2");
+        assert!(state.generation > generation && state.solvable.is_some());
+        assert!(!state.history.can_redo());
+    }
+
+    #[test]
+    fn a_preset_can_be_undone_and_a_new_change_drops_the_redo() {
+        let start = Rc::new(AppState::default());
+        let edited = start.reduce(Action::Edit(Cell::TenantName(0), "mine".into()));
+        let preset = edited
+            .clone()
+            .reduce(Action::LoadPreset("textbook-2x2".into()));
+        assert_ne!(preset.draft, edited.draft);
+        let back = preset.reduce(Action::Undo);
+        assert_eq!(back.draft, edited.draft);
+        assert_eq!(back.draft.text(Cell::TenantName(0)), "mine");
+        assert!(back.history.can_redo());
+        let changed = back.reduce(Action::AddTenant);
+        assert!(!changed.history.can_redo());
+        // Nothing to undo or redo leaves the state as it is.
+        let fresh = Rc::new(AppState::default());
+        assert!(Rc::ptr_eq(&fresh.clone().reduce(Action::Redo), &fresh));
+        assert!(Rc::ptr_eq(&fresh.clone().reduce(Action::Undo), &fresh));
+    }
+
+    #[test]
+    fn history_keeps_the_last_hundred_steps() {
+        let mut state = Rc::new(AppState::default());
+        for k in 0..(UNDO_DEPTH + 20) {
+            // Alternating cells: each edit is its own step.
+            state = state.reduce(Action::Edit(Cell::Weight(k % 2), format!("{}", k + 1)));
+        }
+        for _ in 0..(UNDO_DEPTH + 20) {
+            state = state.reduce(Action::Undo);
+        }
+        // The oldest 20 steps are gone: the draft is the one after the 20th edit.
+        assert_eq!(state.draft.text(Cell::Weight(1)), "20");
+        assert_eq!(state.draft.text(Cell::Weight(0)), "19");
     }
 }

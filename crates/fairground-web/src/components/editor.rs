@@ -3,6 +3,7 @@ use crate::state::{Action, AppState};
 use fairground_core::presets;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
+use yew::UseReducerDispatcher;
 
 #[derive(Properties, PartialEq)]
 pub struct EditorProps {
@@ -55,6 +56,45 @@ fn CellInput(p: &CellInputProps) -> Html {
                title={p.problem.clone()} data-path={cell.path()}
                value={p.text.clone()} {oninput} onpaste={onpaste} />
     }
+}
+
+/// Whether a key is undo (`Some(true)`) or redo (`Some(false)`): Ctrl+Z and Ctrl+Shift+Z or
+/// Ctrl+Y (Cmd on a Mac).
+pub fn undo_key(key: &str, command: bool, shift: bool) -> Option<bool> {
+    match (command, key) {
+        (true, "z" | "Z") => Some(!shift),
+        (true, "y" | "Y") if !shift => Some(false),
+        _ => None,
+    }
+}
+
+/// Undo and redo from the keyboard while the scenario is on screen (`active`), wherever the
+/// focus is, a cell included: the cells' text is the draft's, so the browser's own undo of a
+/// field would only fight the page's.
+#[hook]
+pub fn use_undo_keys(state: UseReducerDispatcher<AppState>, active: bool) {
+    use_effect_with(active, move |&active| {
+        let listener = active.then(|| {
+            let document = gloo::utils::document();
+            let options = gloo::events::EventListenerOptions::enable_prevent_default();
+            gloo::events::EventListener::new_with_options(
+                &document,
+                "keydown",
+                options,
+                move |event| {
+                    let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                        return;
+                    };
+                    let command = event.ctrl_key() || event.meta_key();
+                    if let Some(undo) = undo_key(&event.key(), command, event.shift_key()) {
+                        event.prevent_default();
+                        state.dispatch(if undo { Action::Undo } else { Action::Redo });
+                    }
+                },
+            )
+        });
+        move || drop(listener)
+    });
 }
 
 /// The scenario editor: presets, GPU types, tenants and their throughput grid.
@@ -139,9 +179,22 @@ pub fn Editor(props: &EditorProps) -> Html {
         .chain(draft.types.iter().map(|t| t.name.clone()))
         .collect::<Vec<_>>();
 
+    let undo = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::Undo))
+    };
+    let redo = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::Redo))
+    };
+
     html! {
         <section class="editor" aria-label="Scenario editor">
             <div class="editor-bar">
+                <button type="button" onclick={undo} disabled={!state.history.can_undo()}
+                        title="Undo (Ctrl+Z)" data-testid="undo">{ "Undo" }</button>
+                <button type="button" onclick={redo} disabled={!state.history.can_redo()}
+                        title="Redo (Ctrl+Shift+Z)" data-testid="redo">{ "Redo" }</button>
                 <label>{ "Preset " }
                     <select onchange={on_preset} data-testid="preset-select">
                         <option value="" selected=true>{ "load a preset…" }</option>
@@ -308,5 +361,19 @@ pub fn Editor(props: &EditorProps) -> Html {
                 </ul>
             }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undo_and_redo_keys() {
+        assert_eq!(undo_key("z", true, false), Some(true));
+        assert_eq!(undo_key("Z", true, true), Some(false));
+        assert_eq!(undo_key("y", true, false), Some(false));
+        assert_eq!(undo_key("z", false, false), None);
+        assert_eq!(undo_key("x", true, false), None);
     }
 }

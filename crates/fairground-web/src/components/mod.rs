@@ -20,7 +20,7 @@ pub use allocation_chart::{allocation_svg, AllocationChart, AllocationChartProps
 pub use badges::Badges;
 pub use chart_frame::ChartFrame;
 pub use compare::{CompareTable, Scatter};
-pub use editor::Editor;
+pub use editor::{use_undo_keys, Editor};
 pub use envy_heatmap::EnvyHeatmap;
 pub use frontier_chart::FrontierChart;
 pub use gantt::Gantt;
