@@ -2,6 +2,7 @@
 //! ([`scale`]), the palette ([`palette`]) and the line/CDF chart ([`line`]). The playground draws
 //! them through Yew or the DOM, the CLI writes them as `.svg` files.
 
+pub mod labels;
 pub mod line;
 pub mod palette;
 pub mod scale;

@@ -3,7 +3,7 @@
 //! spread over seeds). The playground's `LineChart` component and the CLI's sweep plots both draw
 //! this, so a figure from the CLI looks like the page's.
 
-use crate::palette::type_colour;
+use crate::palette::series_styles;
 use crate::scale::{legend_layout, nice_ticks, tick_label, LinearScale};
 use crate::svg::SvgNode;
 
@@ -28,6 +28,14 @@ impl Series {
 /// Lines over a shared x axis, with a legend.
 pub fn line_chart(series: &[Series], x_label: &str, y_label: &str, testid: &str) -> SvgNode {
     let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+    // A series is a policy's: its family's colour, and a dash that sets it apart from its
+    // family's other lines (lines that coincide stay distinguishable).
+    let styles = series_styles(&labels);
+    let entries: Vec<(&str, &str, &str)> = labels
+        .iter()
+        .zip(&styles)
+        .map(|(l, (c, d))| (*l, *c, *d))
+        .collect();
     let legend = legend_layout(&labels, 56.0, 704.0, 7.0);
     let rows = legend.last().map_or(1, |e| e.1 + 1) as f64;
     // The plot moves down by the legend's extra rows.
@@ -55,7 +63,7 @@ pub fn line_chart(series: &[Series], x_label: &str, y_label: &str, testid: &str)
                 .attr("class", "band")
                 .attr("data-series", &s.label)
                 .attr("points", upper.chain(lower).collect::<Vec<_>>().join(" "))
-                .attr("fill", type_colour(k))
+                .attr("fill", styles[k].0)
                 .attr("fill-opacity", "0.18")
                 .attr("stroke", "none")
         });
@@ -66,8 +74,9 @@ pub fn line_chart(series: &[Series], x_label: &str, y_label: &str, testid: &str)
             .attr("data-series", &s.label)
             .attr("points", path.join(" "))
             .attr("fill", "none")
-            .attr("stroke", type_colour(k))
+            .attr("stroke", styles[k].0)
             .attr("stroke-width", "2")
+            .attr("stroke-dasharray", styles[k].1)
             .child(SvgNode::new("title").text(s.label.clone()))
     });
     SvgNode::new("svg")
@@ -75,7 +84,7 @@ pub fn line_chart(series: &[Series], x_label: &str, y_label: &str, testid: &str)
         .attr("role", "img")
         .attr("data-testid", testid)
         .attr("aria-label", format!("{y_label} against {x_label}"))
-        .children(legend_entries(&labels, &legend))
+        .children(legend_entries(&entries, &legend))
         .children(grid_and_ticks(
             &xt,
             &yt,
@@ -105,29 +114,31 @@ pub fn line_chart(series: &[Series], x_label: &str, y_label: &str, testid: &str)
         )
 }
 
-/// A chart legend: a colour swatch and its label per entry, at `layout`'s (x, row) places.
-pub fn legend_entries(labels: &[&str], layout: &[(f64, usize)]) -> Vec<SvgNode> {
-    labels
+/// A chart legend: per (label, colour, dash) entry a stroke as its lines are drawn and the
+/// label, at `layout`'s (x, row) places.
+pub fn legend_entries(entries: &[(&str, &str, &str)], layout: &[(f64, usize)]) -> Vec<SvgNode> {
+    entries
         .iter()
         .zip(layout)
-        .enumerate()
-        .map(|(k, (label, &(lx, row)))| {
+        .map(|(&(label, colour, dash), &(lx, row))| {
             let ly = 8.0 + 16.0 * row as f64;
             SvgNode::new("g")
                 .attr("class", "legend-item")
                 .child(
-                    SvgNode::new("rect")
-                        .attr("x", lx)
-                        .attr("y", ly)
-                        .attr("width", "14")
-                        .attr("height", "4")
-                        .attr("fill", type_colour(k)),
+                    SvgNode::new("line")
+                        .attr("x1", lx)
+                        .attr("x2", lx + 14.0)
+                        .attr("y1", ly + 2.0)
+                        .attr("y2", ly + 2.0)
+                        .attr("stroke", colour)
+                        .attr("stroke-width", "3")
+                        .attr("stroke-dasharray", dash),
                 )
                 .child(
                     SvgNode::new("text")
                         .attr("x", lx + 20.0)
                         .attr("y", ly + 6.0)
-                        .text(*label),
+                        .text(label),
                 )
         })
         .collect()

@@ -17,6 +17,87 @@ pub fn type_colour(index: usize) -> &'static str {
     OKABE_ITO[index % OKABE_ITO.len()]
 }
 
+/// The families a policy belongs to; a policy is drawn in its family's colour on every chart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Oef,
+    Gavel,
+    Market,
+    Synergy,
+    Hadar,
+    Sharing,
+    Baseline,
+}
+
+/// Each family's name and colour, in legend order. The colours keep a contrast of at least 3:1
+/// (WCAG's for graphics) on the page's light (#ffffff) and dark (#0d1117) backgrounds; Okabe and
+/// Ito's blue, vermillion and green lead, and their yellow and sky blue (2.3:1 at most on white)
+/// are left out.
+pub const FAMILIES: [(Family, &str, &str); 7] = [
+    (Family::Oef, "OEF", "#0072B2"),
+    (Family::Gavel, "Gavel", "#D55E00"),
+    (Family::Market, "market", "#009E73"),
+    (Family::Synergy, "Synergy", "#9467BD"),
+    (Family::Hadar, "Hadar", "#A16207"),
+    (Family::Sharing, "GPU sharing", "#0891B2"),
+    (Family::Baseline, "baselines", "#6E7681"),
+];
+
+/// The family of a policy, from its name (a chart's label may add to it: "oef-coop CPU").
+pub fn family_of(policy: &str) -> Family {
+    let name = policy.trim_start();
+    let starts = |prefix: &str| name.starts_with(prefix);
+    if starts("oef-") {
+        Family::Oef
+    } else if starts("gavel-") {
+        Family::Gavel
+    } else if starts("nash-welfare") || starts("partial-allocation") || starts("gandiva-fair") {
+        Family::Market
+    } else if starts("synergy-") {
+        Family::Synergy
+    } else if starts("hadar") {
+        Family::Hadar
+    } else if starts("sjf-") {
+        Family::Sharing
+    } else {
+        Family::Baseline
+    }
+}
+
+/// A family's legend name and colour.
+pub fn family_style(family: Family) -> (&'static str, &'static str) {
+    FAMILIES
+        .iter()
+        .find(|f| f.0 == family)
+        .map_or(("baselines", "#6E7681"), |f| (f.1, f.2))
+}
+
+/// The colour of a policy on every chart: its family's.
+pub fn policy_colour(policy: &str) -> &'static str {
+    family_style(family_of(policy)).1
+}
+
+/// Stroke dash patterns that tell apart lines of one colour (one family) on one chart: the
+/// first solid, the others dashed or dotted.
+const DASHES: [&str; 6] = ["", "8 4", "2 3", "12 3 2 3", "4 4", "1 6"];
+
+/// The colour and dash of each of a chart's series labelled by policy: a series takes its
+/// family's colour and the next dash of that family among the series before it.
+pub fn series_styles(labels: &[&str]) -> Vec<(&'static str, &'static str)> {
+    labels
+        .iter()
+        .enumerate()
+        .map(|(k, label)| {
+            let family = family_of(label);
+            let nth = labels[..k]
+                .iter()
+                .filter(|l| family_of(l) == family)
+                .count();
+            (policy_colour(label), DASHES[nth % DASHES.len()])
+        })
+        .collect()
+}
+
 /// Colour of an envy value on a diverging blue (no envy) to vermillion (envy) scale, both ends
 /// from the Okabe-Ito palette; `max_abs` is the largest magnitude shown. Zero is near-white.
 pub fn envy_colour(value: f64, max_abs: f64) -> String {
@@ -37,6 +118,26 @@ pub fn envy_colour(value: f64, max_abs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn policies_take_their_familys_colour_and_lines_of_one_family_differ_by_dash() {
+        assert_eq!(family_of("oef-coop"), Family::Oef);
+        assert_eq!(family_of("gavel-las-packed"), Family::Gavel);
+        assert_eq!(family_of("gandiva-fair:midpoint"), Family::Market);
+        assert_eq!(family_of("synergy-tune CPU"), Family::Synergy);
+        assert_eq!(family_of("hadar:strict"), Family::Hadar);
+        assert_eq!(family_of("sjf-bsbf"), Family::Sharing);
+        assert_eq!(family_of("tiresias-2q"), Family::Baseline);
+        let styles = series_styles(&["synergy-tune", "fifo", "synergy-opt", "synergy-tune CPU"]);
+        assert_eq!(styles[0], ("#9467BD", ""));
+        assert_eq!(styles[1], ("#6E7681", ""));
+        assert_eq!(styles[2], ("#9467BD", "8 4"));
+        assert_eq!(styles[3], ("#9467BD", "2 3"));
+        // Every family has its own colour.
+        let mut colours: Vec<&str> = FAMILIES.iter().map(|f| f.2).collect();
+        colours.dedup();
+        assert_eq!(colours.len(), FAMILIES.len());
+    }
 
     #[test]
     fn envy_scale_runs_from_blue_through_white_to_vermillion() {

@@ -598,7 +598,7 @@ fn ResultsView(p: &ResultsViewProps) -> Html {
             Some(report) => single_view(state, &results, report),
             None => html! { <p class="solving shown">{ "Solving…" }</p> },
         },
-        Mode::Compare => compare_view(&results),
+        Mode::Compare => compare_view(state, &results),
         Mode::Frontier => frontier_view(&results),
     };
     html! {
@@ -728,7 +728,15 @@ fn frontier_view(results: &Results) -> Html {
     }
 }
 
-fn compare_view(results: &Results) -> Html {
+fn compare_view(state: &UseReducerHandle<AppState>, results: &Results) -> Html {
+    // A click on a point opens that policy.
+    let on_pick = {
+        let state = state.dispatcher();
+        Callback::from(move |name: String| {
+            state.dispatch(Action::SetMode(Mode::Single));
+            state.dispatch(Action::SelectPolicy(name));
+        })
+    };
     let reports: Vec<PolicyReport> = results.reports.iter().flatten().cloned().collect();
     let si_points = reports
         .iter()
@@ -756,10 +764,10 @@ fn compare_view(results: &Results) -> Html {
         <>
             <div class="compare-charts">
                 <ChartFrame title="Efficiency against the worst sharing-incentive ratio" file="compare-si" export=true>
-                    <Scatter points={si_points} x_label="worst SI ratio (>= 1 is fair)" y_label="efficiency" testid="compare-si" />
+                    <Scatter points={si_points} x_label="worst SI ratio (>= 1 is fair)" y_label="efficiency" testid="compare-si" on_pick={on_pick.clone()} />
                 </ChartFrame>
                 <ChartFrame title="Efficiency against the worst envy" file="compare-envy" export=true>
-                    <Scatter points={envy_points} x_label="worst envy (0 is envy-free)" y_label="efficiency" testid="compare-envy" />
+                    <Scatter points={envy_points} x_label="worst envy (0 is envy-free)" y_label="efficiency" testid="compare-envy" {on_pick} />
                 </ChartFrame>
             </div>
             <CompareTable {reports} />

@@ -1,4 +1,8 @@
-use crate::scale::{nice_ticks, tick_label, LinearScale};
+use crate::palette::{family_of, family_style, policy_colour, Family, FAMILIES};
+use crate::scale::{legend_layout, nice_ticks, tick_label, LinearScale};
+use crate::svg::SvgRender;
+use fairground_chart::labels::{group_points, label_lines, place_labels, Rect};
+use fairground_chart::line::legend_entries;
 use fairground_core::report::PolicyReport;
 use yew::prelude::*;
 
@@ -9,41 +13,124 @@ pub struct ScatterProps {
     pub x_label: AttrValue,
     pub y_label: AttrValue,
     pub testid: AttrValue,
+    /// Opens a policy when its point or name is clicked.
+    #[prop_or_default]
+    pub on_pick: Option<Callback<String>>,
 }
 
-/// A labelled scatter plot (policies as points).
+/// A scatter plot of policies: each point in its family's colour, with a legend of the
+/// families; one label per spot naming every policy there, placed inside the plot where it
+/// overlaps no other label (`fairground_chart::labels`).
 #[component]
 pub fn Scatter(p: &ScatterProps) -> Html {
-    let (w, h, left, bottom) = (460.0, 300.0, 56.0, 44.0);
+    let (w, h, left, bottom, top) = (460.0, 320.0, 56.0, 44.0, 30.0);
     let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
     let xmax = p.points.iter().map(|q| finite(q.1)).fold(0.0, f64::max);
     let ymax = p.points.iter().map(|q| finite(q.2)).fold(0.0, f64::max);
     let (xt, yt) = (nice_ticks(xmax, 5), nice_ticks(ymax, 5));
     let x = LinearScale::new((0.0, *xt.last().unwrap_or(&1.0)), (left, w - 16.0));
-    let y = LinearScale::new((0.0, *yt.last().unwrap_or(&1.0)), (h - bottom, 12.0));
+    let y = LinearScale::new((0.0, *yt.last().unwrap_or(&1.0)), (h - bottom, top));
+    let points: Vec<(String, f64, f64, String)> = p
+        .points
+        .iter()
+        .map(|(label, px, py)| {
+            let title = format!("{label}: {} {px:.4}, {} {py:.4}", p.x_label, p.y_label);
+            (label.clone(), x.map(finite(*px)), y.map(finite(*py)), title)
+        })
+        .collect();
+    let plot = Rect {
+        x: left,
+        y: top - 4.0,
+        w: w - left - 4.0,
+        h: h - bottom - top + 4.0,
+    };
+    let mut families: Vec<Family> = p.points.iter().map(|q| family_of(&q.0)).collect();
+    families.sort_by_key(|f| FAMILIES.iter().position(|g| g.0 == *f));
+    families.dedup();
+    let entries: Vec<(&str, &str, &str)> = families
+        .iter()
+        .map(|&f| {
+            let (name, colour) = family_style(f);
+            (name, colour, "")
+        })
+        .collect();
+    let names: Vec<&str> = entries.iter().map(|e| e.0).collect();
+    let legend = legend_layout(&names, left, w - 16.0, 7.0);
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid={p.testid.clone()}
              aria-label={format!("{} against {}", p.y_label, p.x_label)}>
+            { for legend_entries(&entries, &legend).iter().map(SvgRender::to_html) }
             { for xt.iter().map(|&t| html! {
-                <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1="12" y2={(h - bottom).to_string()} />
+                <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1={top.to_string()} y2={(h - bottom).to_string()} />
                 <text x={x.map(t).to_string()} y={(h - bottom + 16.0).to_string()} text-anchor="middle">{ tick_label(t) }</text></g>
             }) }
             { for yt.iter().map(|&t| html! {
                 <g class="tick"><line class="grid" x1={left.to_string()} x2={(w - 16.0).to_string()} y1={y.map(t).to_string()} y2={y.map(t).to_string()} />
                 <text x={(left - 6.0).to_string()} y={(y.map(t) + 4.0).to_string()} text-anchor="end">{ tick_label(t) }</text></g>
             }) }
-            { for p.points.iter().enumerate().map(|(k, (label, px, py))| html! {
-                <g class="point" data-policy={label.clone()}>
-                    <circle cx={x.map(finite(*px)).to_string()} cy={y.map(finite(*py)).to_string()} r="5"
-                            fill={crate::palette::type_colour(k)}>
-                        <title>{ format!("{label}: {} {px:.4}, {} {py:.4}", p.x_label, p.y_label) }</title>
-                    </circle>
-                    <text x={(x.map(finite(*px)) + 7.0).to_string()} y={(y.map(finite(*py)) - 6.0 + (k % 3) as f64 * 5.0).to_string()} class="point-label">{ label }</text>
+            { labelled_points(&points, plot, p.on_pick.clone()) }
+            <text class="axis-label" x={((left + w) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ p.x_label.clone() }</text>
+            <text class="axis-label" transform={format!("translate(14, {}) rotate(-90)", (h - bottom + top) / 2.0)} text-anchor="middle">{ p.y_label.clone() }</text>
+        </svg>
+    }
+}
+
+/// Policies as points (name, x, y in px, tooltip), each in its family's colour, and one label
+/// per spot naming every policy there, placed inside `plot` where it overlaps no other label
+/// (`fairground_chart::labels`, with a leader line when it had to move away). Clicking a point
+/// or a name in a label opens that policy, when `on_pick` is given.
+pub fn labelled_points(
+    points: &[(String, f64, f64, String)],
+    plot: Rect,
+    on_pick: Option<Callback<String>>,
+) -> Html {
+    let at: Vec<(f64, f64)> = points.iter().map(|q| (q.1, q.2)).collect();
+    let labels: Vec<((f64, f64), Vec<String>)> = group_points(&at, 4.0)
+        .into_iter()
+        .map(|group| {
+            let names: Vec<&str> = group.iter().map(|&k| points[k].0.as_str()).collect();
+            (at[group[0]], label_lines(&names, 26))
+        })
+        .collect();
+    let placed = place_labels(&labels, plot, 7.0, 14.0, 5.0);
+    let pick = |name: &str| {
+        on_pick.clone().map(|on_pick| {
+            let name = name.to_string();
+            Callback::from(move |_: MouseEvent| on_pick.emit(name.clone()))
+        })
+    };
+    html! {
+        <>
+            { for points.iter().map(|(name, cx, cy, title)| html! {
+                <circle class="point" data-policy={name.clone()} cx={cx.to_string()} cy={cy.to_string()} r="5"
+                        fill={policy_colour(name)} onclick={pick(name)}>
+                    <title>{ title.clone() }</title>
+                </circle>
+            }) }
+            { for placed.iter().map(|l| html! {
+                <g class="point-label">
+                    if l.leader {
+                        <line class="leader" x1={l.point.0.to_string()} y1={l.point.1.to_string()}
+                              x2={l.point.0.clamp(l.rect.x, l.rect.x + l.rect.w).to_string()}
+                              y2={l.point.1.clamp(l.rect.y, l.rect.y + l.rect.h).to_string()} />
+                    }
+                    <text>
+                        { for l.lines.iter().enumerate().map(|(k, line)| html! {
+                            <tspan x={l.rect.x.to_string()} y={(l.rect.y + (k as f64 + 0.8) * 14.0).to_string()}>
+                                { for line.split(' ').enumerate().map(|(m, piece)| {
+                                    let name = piece.trim_end_matches(',');
+                                    html! { <>
+                                        if m > 0 { { " " } }
+                                        <tspan data-policy={name.to_string()} onclick={pick(name)}>{ name }</tspan>
+                                        { &piece[name.len()..] }
+                                    </> }
+                                }) }
+                            </tspan>
+                        }) }
+                    </text>
                 </g>
             }) }
-            <text class="axis-label" x={((left + w) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ p.x_label.clone() }</text>
-            <text class="axis-label" transform={format!("translate(14, {}) rotate(-90)", (h - bottom) / 2.0)} text-anchor="middle">{ p.y_label.clone() }</text>
-        </svg>
+        </>
     }
 }
 

@@ -1,6 +1,8 @@
+use super::compare::labelled_points;
 use crate::palette::type_colour;
 use crate::scale::{legend_layout, nice_ticks, range_ticks, LinearScale};
 use crate::svg::SvgRender;
+use fairground_chart::labels::Rect;
 use fairground_chart::line::{grid_and_ticks, legend_entries};
 use fairground_core::frontier::Frontier;
 use std::rc::Rc;
@@ -23,27 +25,17 @@ pub fn efficiency_range(f: &Frontier) -> (f64, f64) {
         })
 }
 
-/// Each point with how many earlier points lie within 6 px of it (its label's line in a stack).
-pub fn label_spots(points: &[(f64, f64)]) -> Vec<(f64, f64, usize)> {
-    points
-        .iter()
-        .enumerate()
-        .map(|(k, &(px, py))| {
-            let nth = points[..k]
-                .iter()
-                .filter(|&&(qx, qy)| (qx - px).hypot(qy - py) < 6.0)
-                .count();
-            (px, py, nth)
-        })
-        .collect()
-}
-
 /// One curve per guarantee (efficiency against eps, straight between grid points) and every
 /// policy as a point at the eps it needs for both guarantees.
 #[component]
 pub fn FrontierChart(p: &FrontierChartProps) -> Html {
     let f = &p.frontier;
     let labels: Vec<&str> = f.curves.iter().map(|c| c.guarantee.label()).collect();
+    let entries: Vec<(&str, &str, &str)> = labels
+        .iter()
+        .enumerate()
+        .map(|(k, l)| (*l, type_colour(k), ""))
+        .collect();
     let legend = legend_layout(&labels, 56.0, 704.0, 7.0);
     let (w, h, left, bottom, top) = (720.0, 340.0, 64.0, 44.0, 30.0);
     let (lo, hi) = efficiency_range(f);
@@ -51,16 +43,32 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
     let xt = nice_ticks(1.0, 5);
     let x = LinearScale::new((0.0, 1.0), (left, w - 16.0));
     let y = LinearScale::new((yt[0], *yt.last().unwrap_or(&1.0)), (h - bottom, top));
-    let spots = label_spots(
-        &f.policies
-            .iter()
-            .map(|pt| (x.map(pt.eps_both), y.map(pt.efficiency)))
-            .collect::<Vec<_>>(),
-    );
+    let points: Vec<(String, f64, f64, String)> = f
+        .policies
+        .iter()
+        .map(|pt| {
+            let title = format!(
+                "{}: efficiency {:.4}; meets SI relaxed by {:.4}, EF by {:.4}",
+                pt.policy, pt.efficiency, pt.eps_sharing_incentive, pt.eps_envy_freeness
+            );
+            (
+                pt.policy.clone(),
+                x.map(pt.eps_both),
+                y.map(pt.efficiency),
+                title,
+            )
+        })
+        .collect();
+    let plot = Rect {
+        x: left,
+        y: top - 4.0,
+        w: w - left - 4.0,
+        h: h - bottom - top + 4.0,
+    };
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid="frontier-chart"
              aria-label="most efficient allocation against the relaxation eps of each guarantee">
-            { for legend_entries(&labels, &legend).iter().map(SvgRender::to_html) }
+            { for legend_entries(&entries, &legend).iter().map(SvgRender::to_html) }
             { for grid_and_ticks(&xt, &yt, &x, &y, (left, w - 16.0, top, h - bottom)).iter().map(SvgRender::to_html) }
             { for f.curves.iter().enumerate().map(|(k, c)| {
                 let path: Vec<String> = f.eps.iter().zip(&c.efficiency)
@@ -72,21 +80,7 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
                     </polyline>
                 }
             }) }
-            { for f.policies.iter().zip(&spots).map(|(pt, &(cx, cy, nth))| {
-                // Labels of points at one spot stack downwards; near the right edge they go left.
-                let right = pt.eps_both > 0.75;
-                let lx = if right { cx - 7.0 } else { cx + 7.0 };
-                html! {
-                    <g class="point" data-policy={pt.policy.clone()}>
-                        <circle cx={cx.to_string()} cy={cy.to_string()} r="4.5" fill="none" stroke="currentColor" stroke-width="1.5">
-                            <title>{ format!("{}: efficiency {:.4}; meets SI relaxed by {:.4}, EF by {:.4}",
-                                pt.policy, pt.efficiency, pt.eps_sharing_incentive, pt.eps_envy_freeness) }</title>
-                        </circle>
-                        <text x={lx.to_string()} y={(cy - 5.0 + 11.0 * nth as f64).to_string()} class="point-label"
-                              text-anchor={if right { "end" } else { "start" }}>{ pt.policy.clone() }</text>
-                    </g>
-                }
-            }) }
+            { labelled_points(&points, plot, None) }
             <text class="axis-label" x={((left + w) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">
                 { "eps: how far each guarantee is relaxed (0 exact, 1 none)" }
             </text>
@@ -101,13 +95,6 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
 mod tests {
     use super::*;
     use fairground_core::frontier::{Curve, Guarantee, PolicyPoint};
-
-    #[test]
-    fn labels_of_points_at_one_spot_stack() {
-        let spots = label_spots(&[(10.0, 10.0), (50.0, 10.0), (12.0, 11.0), (10.0, 10.0)]);
-        let nth: Vec<usize> = spots.iter().map(|s| s.2).collect();
-        assert_eq!(nth, [0, 0, 1, 2]);
-    }
 
     #[test]
     fn the_range_spans_curves_and_points() {
