@@ -26,3 +26,76 @@ test('a preset, then typing, are undone and redone from the keyboard and the but
   await expect(page.getByTestId('redo')).toBeDisabled();
   await settled(page);
 });
+
+const paste = (locator, text) => locator.evaluate((el, t) => {
+  const data = new DataTransfer();
+  data.setData('text/plain', t);
+  el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+}, text);
+
+test('arrow keys and Enter move between cells; typing stays in the cell', async ({ page }) => {
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+  await cell(page, 'throughput of A3C on p100').click();
+  await page.keyboard.press('ArrowDown');
+  expect(await focused()).toBe('throughput of LM (batch size 20) on p100');
+  await page.keyboard.press('Enter');
+  expect(await focused()).toBe('throughput of Recommendation (batch size 2048) on p100');
+  await page.keyboard.press('Shift+Enter');
+  await page.keyboard.press('ArrowUp');
+  expect(await focused()).toBe('throughput of A3C on p100');
+  // The cell's text is selected on arrival, so Right first goes to its end, then to the next cell.
+  await page.keyboard.press('ArrowRight');
+  expect(await focused()).toBe('throughput of A3C on p100');
+  await page.keyboard.press('ArrowRight');
+  expect(await focused()).toBe('throughput of A3C on v100');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowLeft');
+  expect(await focused()).toBe('throughput of A3C on p100');
+  await page.keyboard.type('7');
+  await expect(cell(page, 'throughput of A3C on p100')).toHaveValue('7');
+  // At the grid's edge nothing moves.
+  await cell(page, 'name of tenant 1').click();
+  await page.keyboard.press('ArrowUp');
+  expect(await focused()).toBe('name of tenant 1');
+});
+
+test('a whole row pasted with its name, header and all, fills the row', async ({ page }) => {
+  await paste(cell(page, 'name of tenant 2'),
+    'tenant\tweight\tmax GPUs\tk80\tp100\tv100\nBERT\t2\t3\t1.5\t3\t6\nGPT\t1\t\t1\t2\t5\n');
+  await expect(cell(page, 'name of tenant 2')).toHaveValue('BERT');
+  await expect(cell(page, 'weight of BERT')).toHaveValue('2');
+  await expect(cell(page, 'max GPUs of BERT')).toHaveValue('3');
+  await expect(cell(page, 'throughput of BERT on v100')).toHaveValue('6');
+  await expect(cell(page, 'name of tenant 3')).toHaveValue('GPT');
+  await expect(cell(page, 'throughput of GPT on k80')).toHaveValue('1');
+  await settled(page);
+  await expect(page.locator('[data-testid=allocation-chart]')).toContainText('BERT');
+  // One step back undoes the whole paste.
+  await page.getByTestId('undo').click();
+  await expect(cell(page, 'name of tenant 2')).not.toHaveValue('BERT');
+  await expect(cell(page, 'name of tenant 3')).not.toHaveValue('GPT');
+});
+
+test('a new GPU type starts empty; a bad cell says what is wrong beside it', async ({ page }) => {
+  await page.getByTestId('add-type').click();
+  await expect(cell(page, 'throughput of A3C on gpu1')).toHaveValue('');
+  await expect(cell(page, 'throughput of A3C on gpu1')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('stale-results')).toBeVisible();
+  await page.getByTestId('undo').click();
+  await settled(page);
+  await cell(page, 'throughput of Transformer (batch size 64) on p100').fill('abc');
+  await expect(page.getByTestId('problems')).toContainText("Transformer (batch size 64) on p100: 'abc' is not a number");
+  const error = page.locator('td:focus-within .cell-error');
+  await expect(error).toBeVisible();
+  await expect(error).toContainText("'abc' is not a number");
+});
+
+test('the work and entity columns appear with the policies that read them', async ({ page }) => {
+  await expect(page.getByLabel('work left of A3C', { exact: true })).toHaveCount(0);
+  await expect(page.getByLabel('entity of A3C', { exact: true })).toHaveCount(0);
+  await page.getByTestId('policy-select').selectOption('gavel-min-makespan');
+  await expect(page.getByLabel('work left of A3C', { exact: true })).toBeVisible();
+  await page.getByTestId('policy-select').selectOption('gavel-hierarchical');
+  await expect(page.getByLabel('entity of A3C', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('work left of A3C', { exact: true })).toHaveCount(0);
+});

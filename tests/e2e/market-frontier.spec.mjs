@@ -67,7 +67,7 @@ test('the price-of-fairness view draws three curves and places every policy', as
   const chart = page.getByTestId('frontier-chart');
   await expect(chart).toBeVisible();
   await expect(chart.locator('polyline.series')).toHaveCount(3);
-  await expect(chart.locator('g.point')).toHaveCount(17);
+  await expect(chart.locator('circle.point')).toHaveCount(17);
   // Max efficiency 4 (the fast GPU to A), oef-coop's 3.75 with both exact: 6.25%.
   await expect(page.getByTestId('price-of-fairness')).toContainText('SI + EF: costs 6.25% of the maximum efficiency 4.0000');
   // gavel-max-sum leaves B nothing: it needs eps = 1 for SI.

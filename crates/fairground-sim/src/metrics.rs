@@ -60,6 +60,17 @@ pub struct GanttBar {
     pub copy: u32,
 }
 
+/// What a Gantt chart's tooltip says of a job it draws: its model, tenant, GPUs at once and
+/// steps/s on each GPU type (0: cannot run there).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GanttJob {
+    pub id: usize,
+    pub model: String,
+    pub tenant: String,
+    pub gpus: u32,
+    pub rate: Vec<f64>,
+}
+
 /// JCT over the jobs with ids in [from, to) (Synergy measures jobs 4000-4999 in steady state).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MeasuredJct {
@@ -94,6 +105,9 @@ pub struct SimResult {
     pub tenant_share_over_time: Vec<ShareSample>,
     /// Per-GPU bars, recorded for small traces only (see `SimConfig::gantt_max_jobs`).
     pub gantt: Vec<GanttBar>,
+    /// The jobs the bars draw, by id (empty when no bars were recorded).
+    #[serde(default)]
+    pub gantt_jobs: Vec<GanttJob>,
     /// Booked CPU-seconds (GB-seconds) over (the cluster's CPUs (GB) x makespan).
     #[serde(default)]
     pub cpu_utilization: f64,
@@ -471,6 +485,19 @@ impl Recorder {
             utilization_over_time: self.series,
             tenants: self.tenants,
             tenant_share_over_time: self.shares,
+            gantt_jobs: if self.gantt.is_some() {
+                jobs.iter()
+                    .map(|job| GanttJob {
+                        id: job.id,
+                        model: job.job_type.clone(),
+                        tenant: job.tenant.clone(),
+                        gpus: job.scale_factor,
+                        rate: job.rate.clone(),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
             gantt: self.gantt.unwrap_or_default(),
             cpu_utilization: over_makespan(self.cpu_mem_total.0, self.cluster_cpus),
             mem_utilization: over_makespan(self.cpu_mem_total.1, self.cluster_mem),

@@ -601,8 +601,13 @@ fn ResultsView(p: &ResultsViewProps) -> Html {
         Mode::Compare => compare_view(state, &results),
         Mode::Frontier => frontier_view(&results),
     };
+    // Results of an earlier scenario while the draft has problems: greyed, and said so.
+    let stale = !state.problems.is_empty();
     html! {
-        <section class="results" aria-label="Results">
+        <section class={classes!("results", stale.then_some("stale"))} aria-label="Results">
+            if stale {
+                <p class="stale-note" data-testid="stale-results">{ "These results are for the last valid scenario: fix the marked cells to update them." }</p>
+            }
             { status }
             if !failures.is_empty() {
                 <ul class="errors" role="alert">{ for failures.iter().map(|f| html! { <li>{ f.as_str() }</li> }) }</ul>

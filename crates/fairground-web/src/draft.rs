@@ -166,9 +166,14 @@ impl Draft {
         let mut problems = Vec::new();
         let mut number = |text: &str, cell: Cell, what: &str| -> f64 {
             parse_number(text).unwrap_or_else(|| {
+                let message = if text.trim().is_empty() {
+                    format!("empty: fill in {what}")
+                } else {
+                    format!("'{}' is not a number ({what})", text.trim())
+                };
                 problems.push(Problem {
                     path: cell.path(),
-                    message: format!("'{}' is not a number ({what})", text.trim()),
+                    message,
                 });
                 f64::NAN
             })
@@ -379,8 +384,10 @@ impl Draft {
             name,
             count: "1".into(),
         });
+        // Nobody's throughput on the new type is known yet: empty cells, marked until typed
+        // (a guessed 1 would silently make it everyone's slowest type, the speedups' reference).
         for t in &mut self.tenants {
-            t.throughput.push("1".into());
+            t.throughput.push(String::new());
         }
         // No pair shares the new type until someone measures it.
         for p in &mut self.co_located {
@@ -499,19 +506,113 @@ impl Draft {
 
     /// Pastes a block of cells into the throughput grid with its top-left at (tenant, type),
     /// adding tenants and GPU types where the block reaches past the table.
-    pub fn paste(&mut self, tenant: usize, gpu: usize, block: &[Vec<String>]) {
-        for (r, row) in block.iter().enumerate() {
+    /// Pastes `block` with its top-left at `tenant` and `columns[from]`, a row of the block per
+    /// tenant (added as needed) and a cell per column from there on. Pasted from a throughput
+    /// column, cells past the last type fill new types; otherwise cells past the last column are
+    /// left out, and counted in the answer. A first row naming columns ("tenant", "name") is a
+    /// header, and skipped.
+    pub fn paste(
+        &mut self,
+        tenant: usize,
+        columns: &[Column],
+        from: usize,
+        block: &[Vec<String>],
+    ) -> usize {
+        let header = block.first().and_then(|row| row.first()).is_some_and(|c| {
+            matches!(
+                c.trim().to_lowercase().as_str(),
+                "tenant" | "name" | "tenants"
+            )
+        });
+        let rows = &block[usize::from(header)..];
+        let mut left_out = 0;
+        for (r, row) in rows.iter().enumerate() {
+            while self.tenants.len() <= tenant + r {
+                self.add_tenant();
+            }
             for (c, text) in row.iter().enumerate() {
-                while self.tenants.len() <= tenant + r {
-                    self.add_tenant();
+                let column = match (columns.get(from), columns.get(from + c)) {
+                    // From a throughput column, the block stays in throughput columns.
+                    (Some(Column::Throughput(first)), _) => Column::Throughput(first + c),
+                    (_, Some(&column)) => column,
+                    _ => {
+                        left_out += 1;
+                        continue;
+                    }
+                };
+                if let Column::Throughput(j) = column {
+                    while self.types.len() <= j {
+                        self.add_type();
+                    }
                 }
-                while self.types.len() <= gpu + c {
-                    self.add_type();
-                }
-                self.set(Cell::Throughput(tenant + r, gpu + c), text);
+                self.set(column.cell(tenant + r), text);
             }
         }
+        left_out
     }
+}
+
+/// A column of the tenant grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    Name,
+    Weight,
+    MaxGpus,
+    Throughput(usize),
+    Work,
+    Entity,
+}
+
+impl Column {
+    /// This column's cell in tenant i's row.
+    pub fn cell(self, i: usize) -> Cell {
+        match self {
+            Column::Name => Cell::TenantName(i),
+            Column::Weight => Cell::Weight(i),
+            Column::MaxGpus => Cell::MaxGpus(i),
+            Column::Throughput(j) => Cell::Throughput(i, j),
+            Column::Work => Cell::Work(i),
+            Column::Entity => Cell::Entity(i),
+        }
+    }
+
+    /// The tenant and column of a cell of the tenant grid.
+    pub fn of(cell: Cell) -> Option<(usize, Column)> {
+        Some(match cell {
+            Cell::TenantName(i) => (i, Column::Name),
+            Cell::Weight(i) => (i, Column::Weight),
+            Cell::MaxGpus(i) => (i, Column::MaxGpus),
+            Cell::Throughput(i, j) => (i, Column::Throughput(j)),
+            Cell::Work(i) => (i, Column::Work),
+            Cell::Entity(i) => (i, Column::Entity),
+            _ => return None,
+        })
+    }
+}
+
+/// The tenant grid's columns, left to right; work and entity only when shown.
+pub fn grid_columns(types: usize, work: bool, entity: bool) -> Vec<Column> {
+    let mut columns = vec![Column::Name, Column::Weight, Column::MaxGpus];
+    columns.extend((0..types).map(Column::Throughput));
+    columns.extend(work.then_some(Column::Work));
+    columns.extend(entity.then_some(Column::Entity));
+    columns
+}
+
+/// The cell `rows` down and `cols` right of `cell` in a grid of `tenants` rows and `columns`,
+/// as the arrow keys, Enter and Tab move; None at an edge.
+pub fn neighbour(
+    cell: Cell,
+    rows: isize,
+    cols: isize,
+    tenants: usize,
+    columns: &[Column],
+) -> Option<Cell> {
+    let (i, column) = Column::of(cell)?;
+    let c = columns.iter().position(|&k| k == column)?;
+    let i = i.checked_add_signed(rows).filter(|&i| i < tenants)?;
+    let c = c.checked_add_signed(cols).filter(|&c| c < columns.len())?;
+    Some(columns[c].cell(i))
 }
 
 /// Trimmed text, or None when empty.
@@ -572,8 +673,17 @@ mod tests {
         d.add_tenant();
         assert_eq!(d.types[3].name, "gpu1");
         assert!(d.tenants.iter().all(|t| t.throughput.len() == 4));
+        // The new type's throughputs are not guessed: empty until typed, and located.
+        assert!(d.tenants[..6].iter().all(|t| t.throughput[3].is_empty()));
         d.remove_type(1);
         assert!(d.tenants.iter().all(|t| t.throughput.len() == 3));
+        let problems = d.to_scenario().unwrap_err();
+        assert_eq!(problems.len(), 6);
+        assert_eq!(problems[0].path, "tenants[0].throughput[2]");
+        assert_eq!(problems[0].message, "empty: fill in throughput per GPU");
+        for i in 0..6 {
+            d.set(Cell::Throughput(i, 2), "2");
+        }
         assert!(d.to_scenario().unwrap().instance().is_ok());
     }
 
@@ -581,13 +691,66 @@ mod tests {
     fn pasting_a_block_fills_and_extends_the_grid() {
         let mut d = Draft::from_scenario(&presets::default_scenario());
         let block = crate::paste::parse_block("1\t2\t3\t4\n5\t6\t7\t8\n9\t10\t11\t12");
-        d.paste(5, 0, &block);
+        let columns = grid_columns(3, false, false);
+        assert_eq!(d.paste(5, &columns, 3, &block), 0);
         assert_eq!(d.tenants.len(), 8); // rows 5, 6, 7
         assert_eq!(d.types.len(), 4); // columns 0..=3
         assert_eq!(d.text(Cell::Throughput(7, 3)), "12");
+        assert_eq!(d.text(Cell::Throughput(6, 0)), "5");
+        // The rows above have no throughput on the new type yet: marked, not guessed.
+        let problems = d.to_scenario().unwrap_err();
+        let paths: Vec<&str> = problems.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            (0..5)
+                .map(|i| format!("tenants[{i}].throughput[3]"))
+                .collect::<Vec<_>>()
+        );
+        for i in 0..5 {
+            d.set(Cell::Throughput(i, 3), "1");
+        }
         let s = d.to_scenario().unwrap();
         assert_eq!(s.tenants[6].throughput, vec![5.0, 6.0, 7.0, 8.0]);
         assert!(s.instance().is_ok());
+    }
+
+    #[test]
+    fn a_pasted_row_carries_its_name_and_a_header_is_skipped() {
+        let mut d = Draft::from_scenario(&presets::default_scenario());
+        let block = crate::paste::parse_block(
+            "tenant\tweight\tmax GPUs\tk80\tp100\tv100\nBERT\t2\t\t1.5\t3\t6\tspare",
+        );
+        let columns = grid_columns(3, false, false);
+        // Pasted at the first row's name: the header is skipped, one cell is past the grid.
+        assert_eq!(d.paste(0, &columns, 0, &block), 1);
+        assert_eq!(d.text(Cell::TenantName(0)), "BERT");
+        assert_eq!(d.text(Cell::Weight(0)), "2");
+        assert_eq!(d.text(Cell::MaxGpus(0)), "");
+        assert_eq!(d.text(Cell::Throughput(0, 2)), "6");
+        assert_eq!(d.types.len(), 3);
+        let s = d.to_scenario().unwrap();
+        assert_eq!(
+            (s.tenants[0].weight, s.tenants[0].throughput.clone()),
+            (2.0, vec![1.5, 3.0, 6.0])
+        );
+    }
+
+    #[test]
+    fn keys_move_between_the_grid_s_cells_and_stop_at_its_edges() {
+        let columns = grid_columns(2, false, true);
+        let at = |cell, rows, cols| neighbour(cell, rows, cols, 3, &columns);
+        assert_eq!(
+            at(Cell::Throughput(0, 1), 1, 0),
+            Some(Cell::Throughput(1, 1))
+        );
+        assert_eq!(at(Cell::Throughput(0, 1), 0, 1), Some(Cell::Entity(0)));
+        assert_eq!(at(Cell::MaxGpus(1), 0, 1), Some(Cell::Throughput(1, 0)));
+        assert_eq!(at(Cell::TenantName(2), 1, 0), None);
+        assert_eq!(at(Cell::TenantName(0), 0, -1), None);
+        assert_eq!(at(Cell::Entity(2), -2, 0), Some(Cell::Entity(0)));
+        // The work column is hidden here: nothing moves into it or from it.
+        assert_eq!(at(Cell::Work(0), 1, 0), None);
+        assert_eq!(at(Cell::TypeName(0), 1, 0), None);
     }
 
     #[test]

@@ -2,11 +2,11 @@
 //! the App turns a new `generation` into a (debounced) solve in the web worker and dispatches
 //! the answer back, which is dropped if the draft changed meanwhile.
 
-use crate::draft::{Cell, Draft};
+use crate::draft::{grid_columns, Cell, Column, Draft};
 use crate::paste::parse_block;
 use fairground_core::frontier::Frontier;
 use fairground_core::report::PolicyReport;
-use fairground_core::{policies, presets, Problem, Scenario};
+use fairground_core::{policies, presets, Normalization, Problem, Scenario};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -153,10 +153,9 @@ pub enum Action {
     AddTenant,
     RemoveTenant(usize),
     MoveTenant(usize, isize),
-    /// Pasted text with its top-left at (tenant, type) of the throughput grid.
+    /// Pasted text with its top-left at a cell of the tenant grid.
     Paste {
-        tenant: usize,
-        gpu: usize,
+        cell: Cell,
         text: String,
     },
     SetNormalization(String),
@@ -326,6 +325,34 @@ impl AppState {
                 .is_some_and(|r| !r.sp_probed && r.generation == self.generation)
     }
 
+    /// Whether the tenant grid shows the work column: the open policy reads it
+    /// (gavel-min-makespan), or a tenant has a value there.
+    pub fn shows_work(&self) -> bool {
+        self.policy == "gavel-min-makespan"
+            || self.draft.tenants.iter().any(|t| !t.work.trim().is_empty())
+    }
+
+    /// Whether it shows the entity column: the open policy reads it (gavel-hierarchical), or
+    /// an entity exists or is named.
+    pub fn shows_entity(&self) -> bool {
+        self.policy == "gavel-hierarchical"
+            || !self.draft.entities.is_empty()
+            || self
+                .draft
+                .tenants
+                .iter()
+                .any(|t| !t.entity.trim().is_empty())
+    }
+
+    /// The tenant grid's columns as shown.
+    pub fn grid_columns(&self) -> Vec<Column> {
+        grid_columns(
+            self.draft.types.len(),
+            self.shows_work(),
+            self.shows_entity(),
+        )
+    }
+
     /// The message for a cell, if it has a problem.
     pub fn problem_at(&self, cell: Cell) -> Option<&str> {
         let path = cell.path();
@@ -401,7 +428,7 @@ impl Reducible for AppState {
             }
             Action::RemoveTenant(i) => next.draft.remove_tenant(i),
             Action::MoveTenant(i, by) => next.draft.move_tenant(i, by),
-            Action::Paste { tenant, gpu, text } => {
+            Action::Paste { cell, text } => {
                 if text.len() > MAX_PASTE_BYTES {
                     next.notice = Some(format!(
                         "The pasted text is {} KB, over the editor's {} KB limit; nothing was \
@@ -411,9 +438,18 @@ impl Reducible for AppState {
                     ));
                     return Rc::new(next);
                 }
+                let columns = self.grid_columns();
+                let Some((tenant, from)) = Column::of(cell)
+                    .and_then(|(i, c)| Some((i, columns.iter().position(|&k| k == c)?)))
+                else {
+                    return self;
+                };
                 let block = parse_block(&text);
                 let rows = tenant + block.len();
-                let cols = gpu + block.iter().map(Vec::len).max().unwrap_or(0);
+                let cols = match columns[from] {
+                    Column::Throughput(j) => j + block.iter().map(Vec::len).max().unwrap_or(0),
+                    _ => 0,
+                };
                 let (tenants, types) = (
                     rows.max(next.draft.tenants.len()),
                     cols.max(next.draft.types.len()),
@@ -422,7 +458,10 @@ impl Reducible for AppState {
                     next.notice = Some(why);
                     return Rc::new(next);
                 }
-                next.draft.paste(tenant, gpu, &block);
+                let left_out = next.draft.paste(tenant, &columns, from, &block);
+                next.notice = (left_out > 0).then(|| {
+                    format!("{left_out} pasted cells fell past the grid's last column and were left out.")
+                });
             }
             Action::SetNormalization(n) => next.draft.normalization = n,
             Action::AddEntity => next.draft.add_entity(),
@@ -520,14 +559,96 @@ impl Reducible for AppState {
         if recorded {
             if next.draft != self.draft {
                 next.history.record(self.draft.clone(), typed_in);
+                // A notice about an earlier change goes with the next one.
+                if next.notice == self.notice {
+                    next.notice = None;
+                }
             } else {
                 // Anything else (a policy chosen, a mode) ends a run of typing in one cell.
                 next.history.typing_in = None;
             }
         }
         next.revalidate();
+        if let (Some(before), Some(after)) = (&self.solvable, &next.solvable) {
+            if let Some(note) = reference_change(before, after) {
+                next.notice = Some(note);
+            }
+        }
         Rc::new(next)
     }
+}
+
+/// Each tenant's reference type for its speedups under "slowest" or "fastest" (its slowest or
+/// fastest type it can run on; the first of equals), or None for other normalisations.
+fn references(s: &Scenario) -> Option<Vec<Option<usize>>> {
+    let fastest = match s.normalization {
+        Normalization::Slowest => false,
+        Normalization::Fastest => true,
+        _ => return None,
+    };
+    Some(
+        s.tenants
+            .iter()
+            .map(|t| {
+                let mut best: Option<usize> = None;
+                for (j, &x) in t.throughput.iter().enumerate() {
+                    let better = |b: usize| {
+                        if fastest {
+                            x > t.throughput[b]
+                        } else {
+                            x < t.throughput[b]
+                        }
+                    };
+                    if x > 0.0 && best.is_none_or(better) {
+                        best = Some(j);
+                    }
+                }
+                best
+            })
+            .collect(),
+    )
+}
+
+/// What a change did to the tenants' speedup references, in words, when it moved any: an edit
+/// that makes another type a tenant's slowest rescales every speedup of that tenant, and with
+/// it the efficiency, which would otherwise jump unexplained.
+fn reference_change(before: &Scenario, after: &Scenario) -> Option<String> {
+    let types = |s: &Scenario| {
+        s.gpu_types
+            .iter()
+            .map(|t| t.name.clone())
+            .collect::<Vec<_>>()
+    };
+    let names = |s: &Scenario| s.tenants.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+    if types(before) != types(after)
+        || names(before) != names(after)
+        || before.normalization != after.normalization
+    {
+        return None;
+    }
+    let (old, new) = (references(before)?, references(after)?);
+    let moved: Vec<String> = old
+        .iter()
+        .zip(&new)
+        .zip(&after.tenants)
+        .filter(|((a, b), _)| a != b)
+        .filter_map(|((a, b), t)| {
+            let name = |j: &Option<usize>| j.map(|j| after.gpu_types[j].name.clone());
+            Some(format!(
+                "{} now relative to {} (was {})",
+                t.name,
+                name(b)?,
+                name(a)?
+            ))
+        })
+        .collect();
+    (!moved.is_empty()).then(|| {
+        format!(
+            "The speedup reference changed ({} type): {}. Their speedups, and the efficiency, are rescaled.",
+            String::from(after.normalization.clone()),
+            moved.join("; ")
+        )
+    })
 }
 
 #[cfg(test)]
@@ -668,8 +789,7 @@ mod tests {
         // A 10,000-row paste: refused before the grid grows.
         let rows = "1\t2\t3\n".repeat(10_000);
         let after = state.clone().reduce(Action::Paste {
-            tenant: 0,
-            gpu: 0,
+            cell: Cell::Throughput(0, 0),
             text: rows,
         });
         assert_eq!(after.draft, before);
@@ -710,16 +830,14 @@ mod tests {
         // Text past the paste limit is refused unparsed.
         let huge = "1\t".repeat(MAX_PASTE_BYTES);
         let after = state.clone().reduce(Action::Paste {
-            tenant: 0,
-            gpu: 0,
+            cell: Cell::Throughput(0, 0),
             text: huge,
         });
         assert_eq!(after.draft, before);
         assert!(after.notice.as_deref().unwrap().contains("KB limit"));
         // A block that fits is pasted.
         let after = state.reduce(Action::Paste {
-            tenant: 0,
-            gpu: 0,
+            cell: Cell::Throughput(0, 0),
             text: "9\t9\t9".into(),
         });
         assert_eq!(after.draft.text(Cell::Throughput(0, 2)), "9");
@@ -798,6 +916,25 @@ mod tests {
         let fresh = Rc::new(AppState::default());
         assert!(Rc::ptr_eq(&fresh.clone().reduce(Action::Redo), &fresh));
         assert!(Rc::ptr_eq(&fresh.clone().reduce(Action::Undo), &fresh));
+    }
+
+    #[test]
+    fn a_change_of_speedup_reference_is_announced() {
+        // The textbook 2 x 2: vision runs 1 on slow and 2 on fast, so its reference is slow.
+        let state = Rc::new(AppState::default()).reduce(Action::LoadPreset("textbook-2x2".into()));
+        assert!(state.notice.is_none());
+        let vision_slow = (0..2)
+            .find(|&j| state.draft.types[j].name == "slow")
+            .unwrap();
+        let edited = state.reduce(Action::Edit(Cell::Throughput(0, vision_slow), "3".into()));
+        let note = edited.notice.clone().unwrap();
+        assert!(
+            note.contains("vision now relative to fast (was slow)"),
+            "{note}"
+        );
+        // An edit that keeps every reference says nothing.
+        let again = edited.reduce(Action::Edit(Cell::Throughput(0, vision_slow), "4".into()));
+        assert!(again.notice.is_none());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-use crate::draft::Cell;
+use crate::draft::{neighbour, Cell, Draft};
 use crate::state::{Action, AppState};
 use fairground_core::presets;
 use wasm_bindgen::JsCast;
@@ -20,8 +20,25 @@ struct CellInputProps {
     on_edit: Callback<(Cell, String)>,
     #[prop_or_default]
     on_paste: Option<Callback<(Cell, String)>>,
+    /// Moves the focus (rows, columns) from this cell, as arrow keys and Enter ask.
+    #[prop_or_default]
+    on_move: Option<Callback<(Cell, isize, isize)>>,
     #[prop_or_default]
     numeric: bool,
+}
+
+/// The step an arrow key or Enter asks for in the grid: up and down always, left and right
+/// only when the caret is at the start or the end of the cell's text (so it still moves within
+/// the text), Enter down and Shift+Enter up.
+pub fn key_step(key: &str, shift: bool, at_start: bool, at_end: bool) -> Option<(isize, isize)> {
+    match key {
+        "ArrowUp" => Some((-1, 0)),
+        "ArrowDown" => Some((1, 0)),
+        "Enter" => Some((if shift { -1 } else { 1 }, 0)),
+        "ArrowLeft" if at_start => Some((0, -1)),
+        "ArrowRight" if at_end => Some((0, 1)),
+        _ => None,
+    }
 }
 
 #[component]
@@ -48,14 +65,96 @@ fn CellInput(p: &CellInputProps) -> Html {
             }
         })
     });
+    let onkeydown = p.on_move.clone().map(|on_move| {
+        Callback::from(move |e: KeyboardEvent| {
+            if e.alt_key() || e.ctrl_key() || e.meta_key() {
+                return;
+            }
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let len = input.value().encode_utf16().count() as u32;
+            let (start, end) = (
+                input.selection_start().ok().flatten().unwrap_or(0),
+                input.selection_end().ok().flatten().unwrap_or(len),
+            );
+            if let Some((rows, cols)) = key_step(
+                &e.key(),
+                e.shift_key(),
+                start == 0 && end == 0,
+                start == len,
+            ) {
+                e.prevent_default();
+                on_move.emit((cell, rows, cols));
+            }
+        })
+    });
     let invalid = p.problem.is_some();
+    let path = cell.path();
+    let error_id = format!("error-{path}");
     html! {
-        <input class={classes!("cell", p.numeric.then_some("numeric"), invalid.then_some("invalid"))}
-               type="text" inputmode={p.numeric.then_some("decimal")}
-               aria-label={p.label.clone()} aria-invalid={invalid.to_string()}
-               title={p.problem.clone()} data-path={cell.path()}
-               value={p.text.clone()} {oninput} onpaste={onpaste} />
+        <>
+            <input class={classes!("cell", p.numeric.then_some("numeric"), invalid.then_some("invalid"))}
+                   type="text" inputmode={p.numeric.then_some("decimal")}
+                   aria-label={p.label.clone()} aria-invalid={invalid.to_string()}
+                   aria-describedby={invalid.then(|| error_id.clone())} data-path={path}
+                   value={p.text.clone()} {oninput} onpaste={onpaste} {onkeydown} />
+            // What is wrong, beside the cell while it has the focus (and for screen readers).
+            if let Some(problem) = &p.problem {
+                <span class="cell-error" id={error_id} role="status">{ problem.clone() }</span>
+            }
+        </>
     }
+}
+
+/// Where a problem is, in words: "Transformer on p100" for `tenants[1].throughput[2]`, "k80's
+/// GPU count" for `gpu_types[0].count`; the path itself where no words fit.
+pub fn plain_place(path: &str, draft: &Draft) -> String {
+    let index = |part: &str, key: &str| -> Option<usize> {
+        part.strip_prefix(key)?
+            .strip_prefix('[')?
+            .strip_suffix(']')?
+            .parse()
+            .ok()
+    };
+    let mut parts = path.split('.');
+    let (first, rest) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let named = |name: &str, fallback: String| {
+        if name.trim().is_empty() {
+            fallback
+        } else {
+            name.trim().to_string()
+        }
+    };
+    if let Some(i) = index(first, "tenants") {
+        let tenant = draft.tenants.get(i).map_or(String::new(), |t| {
+            named(&t.name, format!("tenant {}", i + 1))
+        });
+        if let Some(j) = index(rest, "throughput") {
+            let ty = draft.types.get(j).map_or(String::new(), |t| {
+                named(&t.name, format!("GPU type {}", j + 1))
+            });
+            return format!("{tenant} on {ty}");
+        }
+        let what = match rest {
+            "name" => return format!("tenant {}'s name", i + 1),
+            "weight" => "weight",
+            "max_gpus" => "max GPUs",
+            "work" => "work",
+            "entity" => "entity",
+            _ => return path.to_string(),
+        };
+        return format!("{tenant}'s {what}");
+    }
+    if let Some(j) = index(first, "gpu_types") {
+        let ty = draft.types.get(j).map_or(String::new(), |t| {
+            named(&t.name, format!("GPU type {}", j + 1))
+        });
+        return match rest {
+            "count" => format!("{ty}'s GPU count"),
+            "name" => format!("GPU type {}'s name", j + 1),
+            _ => path.to_string(),
+        };
+    }
+    path.to_string()
 }
 
 /// Whether a key is undo (`Some(true)`) or redo (`Some(false)`): Ctrl+Z and Ctrl+Shift+Z or
@@ -112,19 +211,37 @@ pub fn Editor(props: &EditorProps) -> Html {
         state.dispatch(Action::Edit(cell, text))
     });
     let on_paste = use_callback(state.dispatcher(), |(cell, text): (Cell, String), state| {
-        if let Cell::Throughput(tenant, gpu) = cell {
-            state.dispatch(Action::Paste { tenant, gpu, text });
-        }
+        state.dispatch(Action::Paste { cell, text });
     });
+    let columns = state.grid_columns();
+    let (shows_work, shows_entity) = (state.shows_work(), state.shows_entity());
+    // Arrow keys and Enter move the focus to the neighbouring cell of the grid as shown.
+    let on_move = use_callback(
+        (columns.clone(), draft.tenants.len()),
+        |(cell, rows, cols): (Cell, isize, isize), (columns, tenants)| {
+            let Some(to) = neighbour(cell, rows, cols, *tenants, columns) else {
+                return;
+            };
+            let selector = format!("input[data-path=\"{}\"]", to.path());
+            if let Ok(Some(element)) = gloo::utils::document().query_selector(&selector) {
+                if let Ok(input) = element.dyn_into::<web_sys::HtmlInputElement>() {
+                    let _ = input.focus();
+                    input.select();
+                }
+            }
+        },
+    );
     let problem = |cell: Cell| {
         state
             .problem_at(cell)
             .map(|m| AttrValue::from(m.to_string()))
     };
-    let cell = |cell: Cell, label: String, numeric: bool, paste: bool| {
+    // `grid`: a cell of the tenant grid, which takes pasted blocks and moves by keys.
+    let cell = |cell: Cell, label: String, numeric: bool, grid: bool| {
         html! {
             <CellInput {cell} label={label} text={draft.text(cell).to_string()} problem={problem(cell)}
-                       on_edit={on_edit.clone()} on_paste={paste.then(|| on_paste.clone())} {numeric} />
+                       on_edit={on_edit.clone()} on_paste={grid.then(|| on_paste.clone())}
+                       on_move={grid.then(|| on_move.clone())} {numeric} />
         }
     };
     let on_preset = {
@@ -237,27 +354,38 @@ pub fn Editor(props: &EditorProps) -> Html {
             <button type="button" onclick={add_type} data-testid="add-type">{ "+ GPU type" }</button>
 
             <h2>{ "Tenants and throughput per GPU" }</h2>
-            <p class="hint">{ "Paste a block copied from a spreadsheet into any throughput cell." }</p>
+            <p class="hint">{ "Arrow keys and Enter move between cells. Paste a block copied from a spreadsheet \
+                               into any cell: whole rows with their names from the name column. The work and \
+                               entity columns appear with the policies that read them (gavel-min-makespan, \
+                               gavel-hierarchical)." }</p>
             <div class="grid-scroll">
             <table class="tenants" data-testid="tenants-table">
                 <thead><tr>
                     <th>{ "tenant" }</th><th>{ "weight" }</th><th>{ "max GPUs" }</th>
                     { for (0..draft.types.len()).map(|j| html! { <th>{ type_name(j) }</th> }) }
-                    <th title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
-                    <th title="the entity (group) it belongs to, for gavel-hierarchical (empty: top level)">{ "entity" }</th>
+                    if shows_work {
+                        <th title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
+                    }
+                    if shows_entity {
+                        <th title="the entity (group) it belongs to, for gavel-hierarchical (empty: top level)">{ "entity" }</th>
+                    }
                     <th></th>
                 </tr></thead>
                 <tbody>
                 { for (0..draft.tenants.len()).map(|i| html! {
                     <tr>
-                        <td>{ cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, false) }</td>
-                        <td>{ cell(Cell::Weight(i), format!("weight of {}", tenant_name(i)), true, false) }</td>
-                        <td>{ cell(Cell::MaxGpus(i), format!("max GPUs of {}", tenant_name(i)), true, false) }</td>
+                        <td>{ cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, true) }</td>
+                        <td>{ cell(Cell::Weight(i), format!("weight of {}", tenant_name(i)), true, true) }</td>
+                        <td>{ cell(Cell::MaxGpus(i), format!("max GPUs of {}", tenant_name(i)), true, true) }</td>
                         { for (0..draft.types.len()).map(|j| html! {
                             <td>{ cell(Cell::Throughput(i, j), format!("throughput of {} on {}", tenant_name(i), type_name(j)), true, true) }</td>
                         }) }
-                        <td>{ cell(Cell::Work(i), format!("work left of {}", tenant_name(i)), true, false) }</td>
-                        <td>{ cell(Cell::Entity(i), format!("entity of {}", tenant_name(i)), false, false) }</td>
+                        if shows_work {
+                            <td>{ cell(Cell::Work(i), format!("work left of {}", tenant_name(i)), true, true) }</td>
+                        }
+                        if shows_entity {
+                            <td>{ cell(Cell::Entity(i), format!("entity of {}", tenant_name(i)), false, true) }</td>
+                        }
                         <td class="row-tools">
                             <button type="button" aria-label={format!("move {} up", tenant_name(i))} onclick={{
                                 let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveTenant(i, -1)))
@@ -357,7 +485,7 @@ pub fn Editor(props: &EditorProps) -> Html {
 
             if !state.problems.is_empty() {
                 <ul class="errors" role="alert" data-testid="problems">
-                    { for state.problems.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }
+                    { for state.problems.iter().map(|p| html! { <li>{ format!("{}: {}", plain_place(&p.path, draft), p.message) }</li> }) }
                 </ul>
             }
         </section>
@@ -367,6 +495,44 @@ pub fn Editor(props: &EditorProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn problems_are_placed_in_words() {
+        let draft = Draft::from_scenario(&fairground_core::presets::default_scenario());
+        let ty = draft.types[2].name.clone();
+        let tenant = draft.tenants[1].name.clone();
+        assert_eq!(
+            plain_place("tenants[1].throughput[2]", &draft),
+            format!("{tenant} on {ty}")
+        );
+        assert_eq!(
+            plain_place("tenants[1].max_gpus", &draft),
+            format!("{tenant}'s max GPUs")
+        );
+        assert_eq!(
+            plain_place("gpu_types[2].count", &draft),
+            format!("{ty}'s GPU count")
+        );
+        assert_eq!(plain_place("tenants[0].name", &draft), "tenant 1's name");
+        assert_eq!(
+            plain_place("entities[0].parent", &draft),
+            "entities[0].parent"
+        );
+        assert_eq!(
+            plain_place("tenants[99].weight", &draft),
+            "'s weight".to_string()
+        );
+    }
+
+    #[test]
+    fn arrows_move_at_the_text_s_edges_and_enter_moves_down() {
+        assert_eq!(key_step("ArrowDown", false, false, false), Some((1, 0)));
+        assert_eq!(key_step("Enter", true, false, false), Some((-1, 0)));
+        assert_eq!(key_step("ArrowLeft", false, false, true), None);
+        assert_eq!(key_step("ArrowLeft", false, true, false), Some((0, -1)));
+        assert_eq!(key_step("ArrowRight", false, false, true), Some((0, 1)));
+        assert_eq!(key_step("a", false, true, true), None);
+    }
 
     #[test]
     fn undo_and_redo_keys() {

@@ -1,13 +1,20 @@
 use crate::palette::type_colour;
+use crate::scale::legend_layout;
 use crate::scale::{nice_ticks, tick_label, LinearScale};
-use fairground_sim::metrics::GanttBar;
+use crate::svg::SvgRender;
+use fairground_chart::line::legend_entries;
+use fairground_sim::metrics::{GanttBar, GanttJob};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct GanttProps {
     pub bars: Vec<GanttBar>,
+    /// The jobs the bars draw (model, tenant, GPUs, rates), for colours and tooltips.
+    pub jobs: Vec<GanttJob>,
     /// Server -> GPU type name, for row labels.
     pub server_types: Vec<String>,
+    /// The cluster's GPU types, in the order of a job's `rate`.
+    pub types: Vec<String>,
 }
 
 /// Where a bar sits in its GPU's row: the whole row, or half of it when two jobs share the GPU.
@@ -76,14 +83,34 @@ pub fn placement_notes(bars: &[GanttBar], server_types: &[String]) -> Vec<String
         .collect()
 }
 
-/// One row per GPU, one bar per job stretch (half a row each where two jobs share the GPU);
-/// colours cycle over job ids.
+/// The models of `jobs` in order of first appearance, for colours and the legend.
+pub fn models(jobs: &[GanttJob]) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for j in jobs {
+        if !out.contains(&j.model.as_str()) {
+            out.push(&j.model);
+        }
+    }
+    out
+}
+
+/// One row per GPU, one bar per job stretch (half a row each where two jobs share the GPU),
+/// coloured by the job's model, with a legend of the models; a bar's tooltip names the job's
+/// model, tenant, GPUs and speed there.
 #[component]
 pub fn Gantt(p: &GanttProps) -> Html {
     let mut rows: Vec<(usize, u32)> = p.bars.iter().map(|b| (b.server, b.gpu)).collect();
     fairground_core::order::sort_stably_by(&mut rows, |a, b| a.cmp(b));
     rows.dedup();
-    let (w, left, row_h, top) = (720.0, 110.0, 12.0, 8.0);
+    let models = models(&p.jobs);
+    let legend = legend_layout(&models, 8.0, 712.0, 7.0);
+    let legend_h = 16.0 * (legend.last().map_or(0, |e| e.1) + 1) as f64 + 6.0;
+    let entries: Vec<(&str, &str, &str)> = models
+        .iter()
+        .enumerate()
+        .map(|(k, m)| (*m, type_colour(k), ""))
+        .collect();
+    let (w, left, row_h, top) = (720.0, 120.0, 16.0, legend_h + 4.0);
     let h = top + rows.len() as f64 * row_h + 40.0;
     let end_h = p.bars.iter().map(|b| b.t1).fold(0.0, f64::max) / 3600.0;
     let ticks = nice_ticks(end_h, 6);
@@ -93,11 +120,13 @@ pub fn Gantt(p: &GanttProps) -> Html {
             .position(|r| *r == (b.server, b.gpu))
             .unwrap_or(0)
     };
+    let job_of = |id: usize| p.jobs.iter().find(|j| j.id == id);
     let bottom = top + rows.len() as f64 * row_h;
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid="gantt" aria-label="Jobs on each GPU over time">
+            { for legend_entries(&entries, &legend).iter().map(SvgRender::to_html) }
             { for rows.iter().enumerate().map(|(r, (server, gpu))| html! {
-                <text x={(left - 6.0).to_string()} y={(top + r as f64 * row_h + 9.0).to_string()} text-anchor="end" class="gantt-row">
+                <text x={(left - 6.0).to_string()} y={(top + r as f64 * row_h + 12.0).to_string()} text-anchor="end" class="gantt-row">
                     { format!("{} s{server} g{gpu}", p.server_types.get(*server).map(String::as_str).unwrap_or("?")) }
                 </text>
             }) }
@@ -114,20 +143,31 @@ pub fn Gantt(p: &GanttProps) -> Html {
                     Lane::Top => (y, half, "gantt-bar shared".to_string()),
                     Lane::Bottom => (y + half, half, "gantt-bar shared".to_string()),
                 };
-                // Forked copies and mixed-type placements are outlined, so they show at a glance.
+                // Forked copies and mixed-type placements are outlined, so they show at a glance
+                // (not on slivers, which an outline would turn solid).
                 if held.contains("copy") {
                     class.push_str(" copy");
                 }
                 if held.contains("across") {
                     class.push_str(" mixed");
                 }
+                let sliver = x1 - x0 < 4.0;
+                let job = job_of(b.job);
+                let ty = p.server_types.get(b.server).map_or("?", String::as_str);
+                let colour = job.and_then(|j| models.iter().position(|m| *m == j.model)).map_or("#999999", type_colour);
+                let about = job.map_or(String::new(), |j| {
+                    // The job's steps/s on this server's type, slowed when it shares the GPU.
+                    let rate = p.types.iter().position(|t| t == ty).and_then(|k| j.rate.get(k)).copied()
+                        .unwrap_or(0.0) / b.slowdown.unwrap_or(1.0);
+                    format!(" ({}, tenant {}, {} GPU{}, {rate:.3} steps/s on {ty})", j.model, j.tenant, j.gpus, if j.gpus == 1 { "" } else { "s" })
+                });
                 let sharing = b.slowdown.map_or(String::new(), |s| {
                     format!(", sharing the GPU: {s:.2}x slower, {} sub-batches", b.accumulation.unwrap_or(1))
                 });
                 html! {
-                    <rect class={class} x={x0.to_string()} y={y.to_string()}
-                          width={(x1 - x0).max(0.5).to_string()} height={height.to_string()} fill={type_colour(b.job)}>
-                        <title>{ format!("job {}: {:.2} h to {:.2} h{sharing}{held}", b.job, b.t0 / 3600.0, b.t1 / 3600.0) }</title>
+                    <rect class={class} x={x0.to_string()} y={y.to_string()} style={sliver.then_some("stroke:none")}
+                          width={(x1 - x0).max(0.5).to_string()} height={height.to_string()} fill={colour}>
+                        <title>{ format!("job {}{about}: {:.2} h to {:.2} h{sharing}{held}", b.job, b.t0 / 3600.0, b.t1 / 3600.0) }</title>
                     </rect>
                 }
             }) }

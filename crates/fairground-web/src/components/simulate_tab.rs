@@ -1,84 +1,13 @@
+use super::sim_form::{Field, FormAction, FormState, Generator, TraceFile, FAMILIES, RECIPES};
 use super::{ChartFrame, Gantt, LineChart};
 use crate::components::line_chart::{cdf, downsample};
-use crate::sim_worker::{NamedText, SimInput, SimOutput, SimRequest, SimulateReactor, Workload};
+use crate::sim_worker::{SimInput, SimOutput, SimulateReactor};
 use fairground_sim::metrics::SimResult;
-use fairground_sim::sharing::GpuMemory;
-use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig, TenantMix};
-use fairground_sim::{Cluster, ServerShape};
+use fairground_sim::Cluster;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 use yew_agent::reactor::{use_reactor_bridge, ReactorEvent};
-
-/// Policies offered, with those ticked at first.
-const POLICIES: [(&str, bool); 25] = [
-    ("fifo", true),
-    ("srtf", false),
-    ("las", false),
-    ("tiresias", false),
-    ("tiresias-2q", false),
-    ("sjf-bsbf", false),
-    ("sjf-ffs", false),
-    ("gavel-las", true),
-    ("gavel-max-sum", false),
-    ("gavel-ftf", false),
-    ("gavel-fifo", false),
-    ("gavel-las-agnostic", false),
-    ("gavel-min-makespan", false),
-    ("gavel-hierarchical", false),
-    ("gavel-las-packed", false),
-    ("oef-coop", true),
-    ("oef-noncoop", false),
-    ("gandiva-fair", false),
-    ("synergy-proportional", false),
-    ("synergy-greedy", false),
-    ("synergy-tune", false),
-    ("synergy-opt", false),
-    ("hadar", false),
-    ("hadar:strict", false),
-    ("hadare", false),
-];
-/// Orderings a Synergy mechanism can be paired with.
-const SYNERGY_ORDERS: [&str; 6] = ["fifo", "srtf", "las", "ftf", "drf", "tetris"];
-
-/// Which generator makes the jobs when no trace is uploaded.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Generator {
-    Gavel,
-    Synergy,
-}
-
-/// `A..B` with A < B, or nothing for an empty field.
-fn parse_measure(text: &str) -> Result<Option<(usize, usize)>, String> {
-    let text = text.trim();
-    if text.is_empty() {
-        return Ok(None);
-    }
-    let bad = || format!("steady-state ids: '{text}' should be A..B with whole numbers A < B");
-    let (a, b) = text.split_once("..").ok_or_else(bad)?;
-    let a: usize = a.trim().parse().map_err(|_| bad())?;
-    let b: usize = b.trim().parse().map_err(|_| bad())?;
-    if a >= b {
-        return Err(bad());
-    }
-    Ok(Some((a, b)))
-}
-
-/// The policy names sent to the simulator: Synergy's mechanisms get the chosen ordering.
-fn with_order(chosen: &[String], order: &str) -> Vec<String> {
-    chosen
-        .iter()
-        .map(|p| {
-            if p.starts_with("synergy-") && order != "fifo" {
-                format!("{p}:{order}")
-            } else {
-                p.clone()
-            }
-        })
-        .collect()
-}
-/// An uploaded file: its name and text.
-type TraceFile = (String, String);
 
 /// Largest trace accepted from a file (bytes).
 const MAX_TRACE: f64 = 1024.0 * 1024.0;
@@ -95,7 +24,7 @@ pub enum RunState {
         progress: Vec<(usize, usize)>,
     },
     Done {
-        results: Vec<Result<SimResult, String>>,
+        results: Rc<Vec<Result<SimResult, String>>>,
         cluster: Cluster,
     },
     Failed(String),
@@ -144,7 +73,7 @@ impl Reducible for Run {
                 }
             }
             (RunAction::Output(SimOutput::Done(results)), _) => RunState::Done {
-                results,
+                results: Rc::new(results),
                 cluster: cluster.clone().unwrap_or(Cluster {
                     types: vec![],
                     servers: vec![],
@@ -159,71 +88,86 @@ impl Reducible for Run {
     }
 }
 
-fn text_input(label: &str, testid: &str, value: &UseStateHandle<String>) -> Html {
-    input(label, testid, value, false)
-}
-
-fn number_input(label: &str, testid: &str, value: &UseStateHandle<String>) -> Html {
-    input(label, testid, value, true)
-}
-
-fn input(label: &str, testid: &str, value: &UseStateHandle<String>, numeric: bool) -> Html {
-    let value_handle = value.clone();
-    let oninput = Callback::from(move |e: InputEvent| {
-        let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-        value_handle.set(input.value());
-    });
-    let (class, mode) = if numeric {
-        ("cell numeric", "decimal")
+/// One field of the form: a text field, or a select when it has choices.
+fn field_view(field: Field, form: &UseReducerHandle<FormState>) -> Html {
+    let spec = field.spec();
+    let value = form.form.get(field).to_string();
+    let dispatch = form.dispatcher();
+    if spec.choices.is_empty() {
+        let oninput = Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            dispatch.dispatch(FormAction::Set(field, input.value()));
+        });
+        html! {
+            <label title={spec.hint}>{ spec.label }
+                <input class="cell" type="text" {value} {oninput} data-testid={spec.testid} aria-label={spec.label} />
+            </label>
+        }
     } else {
-        ("cell", "text")
-    };
-    html! {
-        <label>{ label }
-            <input class={class} type="text" inputmode={mode} value={(**value).clone()}
-                   {oninput} data-testid={testid.to_string()} aria-label={label.to_string()} />
-        </label>
+        let onchange = Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            dispatch.dispatch(FormAction::Set(field, select.value()));
+        });
+        html! {
+            <label title={spec.hint}>{ spec.label }
+                <select {onchange} data-testid={spec.testid} aria-label={spec.label}>
+                    { for spec.choices.iter().map(|c| html! { <option value={*c} selected={value == *c}>{ *c }</option> }) }
+                </select>
+            </label>
+        }
     }
 }
 
-/// The simulator: configure a cluster and a workload, pick policies, run in the worker.
+/// Reads `files` as text, then hands them over together, in the order chosen.
+fn read_files(
+    files: Vec<web_sys::File>,
+    done: Callback<Vec<TraceFile>>,
+    failed: Callback<String>,
+) -> Vec<gloo::file::callbacks::FileReader> {
+    let read: Rc<RefCell<Vec<Option<TraceFile>>>> = Rc::new(RefCell::new(vec![None; files.len()]));
+    files
+        .into_iter()
+        .enumerate()
+        .map(|(k, file)| {
+            let name = file.name();
+            let (read, done, failed) = (read.clone(), done.clone(), failed.clone());
+            gloo::file::callbacks::read_as_text(&gloo::file::File::from(file), move |text| {
+                match text {
+                    Ok(text) => {
+                        read.borrow_mut()[k] = Some((name, text));
+                        let all: Option<Vec<TraceFile>> = read.borrow().iter().cloned().collect();
+                        if let Some(all) = all {
+                            done.emit(all);
+                        }
+                    }
+                    Err(e) => failed.emit(format!("{name}: {e}")),
+                }
+            })
+        })
+        .collect()
+}
+
+/// The files chosen in a file input, taken before the input is cleared (the list is live).
+fn chosen_files(e: &Event) -> Vec<web_sys::File> {
+    let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+    let files = input
+        .files()
+        .map(|list| (0..list.length()).filter_map(|k| list.get(k)).collect())
+        .unwrap_or_default();
+    input.set_value("");
+    files
+}
+
+/// The simulator: recipes, a cluster, a workload and policies by family; runs in the worker.
 #[component]
 pub fn SimulateTab() -> Html {
-    let cluster = use_state(|| "v100=4,p100=4,k80=4".to_string());
-    let jobs = use_state(|| "40".to_string());
-    let rate = use_state(|| "4".to_string());
-    let seed = use_state(|| "0".to_string());
-    let tenants = use_state(|| "4".to_string());
-    let tenant_mix = use_state(|| TenantMix::Uniform);
-    let share_among = use_state(|| "jobs".to_string());
-    let round = use_state(|| "360".to_string());
-    let generator = use_state(|| Generator::Gavel);
-    let shape = use_state(|| "8,24,500".to_string());
-    let gpu_memory = use_state(String::new);
-    let split = use_state(|| "20,70,10".to_string());
-    let multi_gpu = use_state(|| false);
-    let measure = use_state(String::new);
-    let order = use_state(|| "fifo".to_string());
-    let mixed_rate = use_state(|| "slowest".to_string());
-    let sync_overhead = use_state(|| "10".to_string());
-    // The uploaded trace's files (name, text): one, or PAI's two tables.
-    let trace = use_state(|| None::<Vec<TraceFile>>);
-    // Gavel's measured throughputs (name, text), if uploaded.
-    let measured = use_state(|| None::<TraceFile>);
-    let chosen = use_state(|| {
-        POLICIES
-            .iter()
-            .filter(|p| p.1)
-            .map(|p| p.0.to_string())
-            .collect::<Vec<_>>()
-    });
+    let form = use_reducer(FormState::default);
     let form_error = use_state(|| None::<String>);
     let run = use_reducer(|| Run {
         state: RunState::Idle,
         cluster: None,
     });
-    let reader = use_mut_ref(Vec::<gloo::file::callbacks::FileReader>::new);
-    let measured_reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let readers = use_mut_ref(Vec::<gloo::file::callbacks::FileReader>::new);
     let bridge = {
         let run = run.dispatcher();
         use_reactor_bridge::<SimulateReactor, _>(move |event| {
@@ -233,367 +177,191 @@ pub fn SimulateTab() -> Html {
         })
     };
     let running = matches!(run.state, RunState::Running { .. });
-
+    let act = |make: fn() -> FormAction| {
+        let form = form.dispatcher();
+        Callback::from(move |_: MouseEvent| form.dispatch(make()))
+    };
     let on_run = {
-        let (cluster, jobs, rate, seed, tenants, round, trace, chosen, form_error, run, bridge) = (
-            cluster.clone(),
-            jobs.clone(),
-            rate.clone(),
-            seed.clone(),
-            tenants.clone(),
-            round.clone(),
-            trace.clone(),
-            chosen.clone(),
+        let (form, form_error, run, bridge) = (
+            form.clone(),
             form_error.clone(),
             run.clone(),
             bridge.clone(),
         );
-        let (gpu_memory, measured) = (gpu_memory.clone(), measured.clone());
-        let (mixed_rate, sync_overhead) = (mixed_rate.clone(), sync_overhead.clone());
-        let (tenant_mix, share_among) = (tenant_mix.clone(), share_among.clone());
-        let (generator, shape, split, multi_gpu, measure, order) = (
-            generator.clone(),
-            shape.clone(),
-            split.clone(),
-            multi_gpu.clone(),
-            measure.clone(),
-            order.clone(),
-        );
-        Callback::from(move |_: MouseEvent| {
-            let parse = |text: &str, what: &str| -> Result<f64, String> {
-                crate::paste::parse_number(text)
-                    .filter(|v| v.is_finite() && *v > 0.0)
-                    .ok_or(format!("{what}: '{text}' should be a number > 0"))
-            };
-            let request = (|| -> Result<(SimRequest, Cluster), String> {
-                let server_shape = ServerShape::parse(&shape).map_err(|e| e.to_string())?;
-                let mut parsed =
-                    Cluster::parse_shaped(&cluster, &server_shape).map_err(|e| e.to_string())?;
-                parsed.gpu_memory_gb = GpuMemory::parse(&gpu_memory, &parsed.types)
-                    .map_err(|e| e.to_string())?
-                    .0;
-                let workload = match &*trace {
-                    Some(files) => Workload::Trace {
-                        name: files[0].0.clone(),
-                        text: files[0].1.clone(),
-                        second: files.get(1).cloned(),
-                    },
-                    None => {
-                        let n = parse(&jobs, "jobs")?;
-                        if n > 5000.0 || n.fract() != 0.0 {
-                            return Err("jobs: a whole number up to 5,000 in the browser (use the CLI for more)".into());
-                        }
-                        let seed = crate::paste::parse_number(&seed)
-                            .filter(|s| *s >= 0.0 && s.fract() == 0.0)
-                            .ok_or("seed: a whole number >= 0")?
-                            as u64;
-                        let jobs_per_hour = parse(&rate, "jobs per hour")?;
-                        match *generator {
-                            Generator::Gavel => Workload::Synthetic(SyntheticConfig {
-                                jobs: n as usize,
-                                jobs_per_hour,
-                                seed,
-                                tenants: parse(&tenants, "tenants")? as usize,
-                                tenant_mix: *tenant_mix,
-                            }),
-                            Generator::Synergy => Workload::Synergy(SynergyConfig {
-                                jobs: n as usize,
-                                jobs_per_hour,
-                                split: parse_split(&split).map_err(|e| e.to_string())?,
-                                multi_gpu: *multi_gpu,
-                                seed,
-                            }),
-                        }
-                    }
-                };
-                if chosen.is_empty() {
-                    return Err("pick at least one policy".into());
-                }
-                let request = SimRequest {
-                    cluster: (*cluster).clone(),
-                    workload,
-                    policies: with_order(&chosen, &order),
-                    round_s: parse(&round, "round length")?,
-                    server_shape: (*shape).clone(),
-                    measure_ids: parse_measure(&measure)?,
-                    gpu_memory: (*gpu_memory).clone(),
-                    mixed_rate: (*mixed_rate).clone(),
-                    sync_overhead_s: Some(
-                        crate::paste::parse_number(&sync_overhead)
-                            .filter(|v| v.is_finite() && *v >= 0.0)
-                            .ok_or(format!(
-                                "sync overhead: '{}' should be a number of seconds >= 0",
-                                *sync_overhead
-                            ))?,
-                    ),
-                    throughputs: (*measured)
-                        .clone()
-                        .map(|(name, text)| NamedText { name, text }),
-                    share_among: (*share_among).clone(),
-                };
-                Ok((request, parsed))
-            })();
-            match request {
-                Ok((request, parsed)) => {
-                    form_error.set(None);
-                    run.dispatch(RunAction::Start(request.policies.clone(), parsed));
-                    bridge.send(SimInput::Run(Box::new(request)));
-                }
-                Err(why) => form_error.set(Some(why)),
+        Callback::from(move |_: MouseEvent| match form.form.request() {
+            Ok((request, cluster)) => {
+                form_error.set(None);
+                run.dispatch(RunAction::Start(request.policies.clone(), cluster));
+                bridge.send(SimInput::Run(Box::new(request)));
             }
+            Err(why) => form_error.set(Some(why)),
         })
     };
     let on_cancel = {
         let bridge = bridge.clone();
         Callback::from(move |_: MouseEvent| bridge.send(SimInput::Cancel))
     };
+    let failed = {
+        let form_error = form_error.clone();
+        Callback::from(move |why: String| form_error.set(Some(why)))
+    };
     let on_trace = {
-        let (trace, form_error) = (trace.clone(), form_error.clone());
+        let (form, readers, failed) = (form.dispatcher(), readers.clone(), failed.clone());
         Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let Some(list) = input.files() else {
-                return;
-            };
-            // Taken before the input is cleared: the list is live and would empty.
-            let files: Vec<web_sys::File> =
-                (0..list.length()).filter_map(|k| list.get(k)).collect();
-            input.set_value("");
-            if files.is_empty() {
-                return;
-            }
-            if files.len() > 2 {
-                form_error.set(Some(format!(
+            let files = chosen_files(&e);
+            let problem = if files.len() > 2 {
+                Some(format!(
                     "{} files chosen: upload one trace, or PAI's two tables (pai_job_table.csv \
                      and pai_task_table.csv) together",
                     files.len()
-                )));
-                return;
+                ))
+            } else {
+                files.iter().find(|f| f.size() > MAX_TRACE).map(|big| {
+                    format!(
+                        "{} is over the 1 MB limit for traces in the browser: replay it natively with \
+                         `fairground simulate --trace {}` (add --from, --until or --sample N to cut it)",
+                        big.name(),
+                        big.name()
+                    )
+                })
+            };
+            match problem {
+                Some(why) => failed.emit(why),
+                None if !files.is_empty() => {
+                    let form = form.clone();
+                    let done = Callback::from(move |all: Vec<TraceFile>| {
+                        form.dispatch(FormAction::Trace(Some(Rc::new(all))))
+                    });
+                    *readers.borrow_mut() = read_files(files, done, failed.clone());
+                }
+                None => {}
             }
-            if let Some(big) = files.iter().find(|f| f.size() > MAX_TRACE) {
-                form_error.set(Some(format!(
-                    "{} is over the 1 MB limit for traces in the browser: replay it natively with \
-                     `fairground simulate --trace {}` (add --from, --until or --sample N to cut it)",
-                    big.name(),
-                    big.name()
-                )));
-                return;
-            }
-            // Read every file, then keep them together in the order chosen.
-            let read: Rc<RefCell<Vec<Option<TraceFile>>>> =
-                Rc::new(RefCell::new(vec![None; files.len()]));
-            let mut tasks = Vec::new();
-            for (k, file) in files.into_iter().enumerate() {
-                let name = file.name();
-                let (trace, form_error, read) = (trace.clone(), form_error.clone(), read.clone());
-                tasks.push(gloo::file::callbacks::read_as_text(
-                    &gloo::file::File::from(file),
-                    move |text| match text {
-                        Ok(text) => {
-                            read.borrow_mut()[k] = Some((name, text));
-                            let all: Option<Vec<TraceFile>> =
-                                read.borrow().iter().cloned().collect();
-                            if let Some(all) = all {
-                                trace.set(Some(all));
-                            }
-                        }
-                        Err(e) => form_error.set(Some(format!("{name}: {e}"))),
-                    },
-                ));
-            }
-            *reader.borrow_mut() = tasks;
         })
     };
     let on_measured = {
-        let (measured, form_error) = (measured.clone(), form_error.clone());
+        let (form, readers) = (form.dispatcher(), readers.clone());
         Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|list| list.get(0)) else {
+            let files = chosen_files(&e);
+            let Some(file) = files.first() else {
                 return;
             };
-            input.set_value("");
             if file.size() > MAX_THROUGHPUTS {
-                form_error.set(Some(format!(
+                failed.emit(format!(
                     "{} is over the 4 MB limit for a throughputs file (Gavel's \
                      simulation_throughputs.json is 1.2 MB)",
                     file.name()
-                )));
+                ));
                 return;
             }
-            let name = file.name();
-            let (measured, form_error) = (measured.clone(), form_error.clone());
-            *measured_reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(
-                &gloo::file::File::from(file),
-                move |text| match text {
-                    Ok(text) => measured.set(Some((name, text))),
-                    Err(e) => form_error.set(Some(format!("{name}: {e}"))),
-                },
-            ));
+            let form = form.clone();
+            let done = Callback::from(move |mut all: Vec<TraceFile>| {
+                form.dispatch(FormAction::Measured(all.pop().map(Rc::new)))
+            });
+            *readers.borrow_mut() = read_files(files, done, failed.clone());
         })
     };
-    let clear_measured = {
-        let measured = measured.clone();
-        Callback::from(move |_: MouseEvent| measured.set(None))
-    };
-    let clear_trace = {
-        let trace = trace.clone();
-        Callback::from(move |_: MouseEvent| trace.set(None))
-    };
-    // Synergy's evaluation set-up in one click: 128 GPUs on its servers, its workload at 9 jobs/h,
-    // rounds of 300 s, its mechanisms, and a steady-state window.
-    let synergy_setup = {
-        let (cluster, jobs, rate, round, generator, shape, measure, chosen, trace) = (
-            cluster.clone(),
-            jobs.clone(),
-            rate.clone(),
-            round.clone(),
-            generator.clone(),
-            shape.clone(),
-            measure.clone(),
-            chosen.clone(),
-            trace.clone(),
-        );
-        Callback::from(move |_: MouseEvent| {
-            cluster.set("gpu=128".into());
-            jobs.set("1000".into());
-            rate.set("9".into());
-            round.set("300".into());
-            shape.set("8,24,500".into());
-            measure.set("400..700".into());
-            generator.set(Generator::Synergy);
-            trace.set(None);
-            chosen.set(
-                ["synergy-proportional", "synergy-tune", "synergy-opt"]
-                    .map(String::from)
-                    .to_vec(),
-            );
+    // Ctrl+Z in the form undoes its last change (a recipe included).
+    let on_key = {
+        let form = form.dispatcher();
+        Callback::from(move |e: KeyboardEvent| {
+            if super::editor::undo_key(&e.key(), e.ctrl_key() || e.meta_key(), e.shift_key())
+                == Some(true)
+            {
+                e.prevent_default();
+                form.dispatch(FormAction::Undo);
+            }
         })
     };
-    let pick_generator = |g: Generator| {
-        let generator = generator.clone();
-        Callback::from(move |_: Event| generator.set(g))
+    let f = &form.form;
+    let generator_choice = |g: Generator, label: &'static str, testid: &'static str| {
+        let form = form.dispatcher();
+        html! {
+            <label><input type="radio" name="generator" checked={f.generator == g}
+                   onchange={Callback::from(move |_: Event| form.dispatch(FormAction::Generator(g)))} data-testid={testid} />{ label }</label>
+        }
     };
-    let on_multi_gpu = {
-        let multi_gpu = multi_gpu.clone();
-        Callback::from(move |_: Event| multi_gpu.set(!*multi_gpu))
-    };
-    let on_order = {
-        let order = order.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            order.set(select.value());
-        })
-    };
-    let on_tenant_mix = {
-        let tenant_mix = tenant_mix.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            tenant_mix.set(TenantMix::parse(&select.value()).unwrap_or_default());
-        })
-    };
-    let on_share_among = {
-        let share_among = share_among.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            share_among.set(select.value());
-        })
-    };
-    let on_mixed_rate = {
-        let mixed_rate = mixed_rate.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            mixed_rate.set(select.value());
-        })
-    };
-    let on_cluster = {
-        let cluster = cluster.clone();
-        Callback::from(move |e: InputEvent| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            cluster.set(input.value());
-        })
-    };
+    let field = |k: Field| field_view(k, &form);
 
     html! {
         <section class="simulate" aria-label="Simulator" data-testid="simulate-tab">
-            <div class="sim-form">
-                <label>{ "Cluster (GPUs per type) " }
-                    <input class="cell" type="text" value={(*cluster).clone()} oninput={on_cluster} data-testid="sim-cluster" aria-label="cluster" />
-                </label>
-                { text_input("server (GPUs, CPUs, GB)", "sim-shape", &shape) }
-                { text_input("GPU memory, GB (e.g. v100=16; empty: defaults)", "sim-gpu-memory", &gpu_memory) }
-                <button type="button" onclick={synergy_setup} data-testid="sim-synergy-setup"
-                        title="128 GPUs on Synergy's servers, its workload at 9 jobs/h, rounds of 300 s, its mechanisms">{ "Synergy's set-up" }</button>
-                if let Some(files) = &*trace {
-                    <p>{ format!("Trace: {} ", files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>().join(" + ")) }<button type="button" onclick={clear_trace}>{ "use the synthetic workload" }</button></p>
-                } else {
-                    <fieldset class="sim-generator">
-                        <legend>{ "Synthetic workload" }</legend>
-                        <label><input type="radio" name="generator" checked={*generator == Generator::Gavel}
-                               onchange={pick_generator(Generator::Gavel)} data-testid="sim-generator-gavel" />{ "Gavel's" }</label>
-                        <label><input type="radio" name="generator" checked={*generator == Generator::Synergy}
-                               onchange={pick_generator(Generator::Synergy)} data-testid="sim-generator-synergy" />{ "Synergy's (model profiles)" }</label>
-                    </fieldset>
-                    <div class="sim-synthetic">
-                        { number_input("jobs", "sim-jobs", &jobs) }
-                        { number_input("jobs per hour", "sim-rate", &rate) }
-                        { number_input("seed", "sim-seed", &seed) }
-                        if *generator == Generator::Gavel {
-                            { number_input("tenants", "sim-tenants", &tenants) }
-                            <label title="uniform: every tenant the same random mix of models; skewed: each tenant draws 80% of its jobs from its own model family">{ "tenant mix " }
-                                <select onchange={on_tenant_mix} data-testid="sim-tenant-mix" aria-label="tenant mix">
-                                    <option value="uniform" selected={*tenant_mix == TenantMix::Uniform}>{ "uniform" }</option>
-                                    <option value="skewed" selected={*tenant_mix == TenantMix::Skewed}>{ "skewed" }</option>
-                                </select>
-                            </label>
-                        } else {
-                            { text_input("split image, language, speech %", "sim-split", &split) }
-                            <label><input type="checkbox" checked={*multi_gpu} onchange={on_multi_gpu} data-testid="sim-multi-gpu" />{ "multi-GPU jobs" }</label>
+            <div class="sim-form" onkeydown={on_key}>
+                <fieldset class="sim-recipes">
+                    <legend>{ "Recipes: a published evaluation's set-up, scaled to the browser" }</legend>
+                    { for RECIPES.iter().enumerate().map(|(k, r)| {
+                        let form = form.dispatcher();
+                        let sets: Vec<String> = r.fields.iter().map(|(f, v)| format!("{} {v}", f.spec().label)).collect();
+                        html! {
+                            <button type="button" data-testid={r.testid} title={format!("sets {}; policies {}", sets.join(", "), r.policies.join(", "))}
+                                    onclick={Callback::from(move |_: MouseEvent| form.dispatch(FormAction::Recipe(k)))}>{ format!("{} set-up", r.name) }</button>
                         }
-                    </div>
-                }
-                { text_input("steady-state job ids (A..B)", "sim-measure", &measure) }
-                <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly, or PAI's two tables)" }
-                    <input type="file" multiple=true accept=".trace,.csv,.tsv,.json,text/plain" onchange={on_trace} data-testid="sim-trace" />
-                </label>
-                if let Some((name, _)) = &*measured {
-                    <p data-testid="sim-throughputs-name">{ format!("Throughputs: {name} ") }<button type="button" onclick={clear_measured}>{ "use the built-in table" }</button></p>
-                } else {
-                    <label class="file-button" title="Gavel's simulation_throughputs.json: measured rates for every model and GPU count, and the co-located pairs gavel-las-packed shares GPUs by (default: six models' single-GPU figures)">{ "Measured throughputs (Gavel's simulation_throughputs.json)" }
-                        <input type="file" accept=".json,application/json" onchange={on_measured} data-testid="sim-throughputs" />
-                    </label>
-                }
-                { number_input("round (s)", "sim-round", &round) }
-                <label title="Who an allocation policy shares the cluster among: each job (Gavel's formulation), or each tenant (OEF's: a tenant's GPUs then go to its jobs by what each does best)">{ "share among " }
-                    <select onchange={on_share_among} data-testid="sim-share-among" aria-label="share among">
-                        { for ["jobs", "tenants"].iter().map(|o| html! { <option value={*o} selected={*share_among == *o}>{ *o }</option> }) }
-                    </select>
-                </label>
-                <fieldset class="sim-policies">
-                    <legend>{ "Policies" }</legend>
-                    { for POLICIES.iter().map(|(name, _)| {
-                        let chosen = chosen.clone();
-                        let name = name.to_string();
-                        let checked = chosen.contains(&name);
-                        let toggle = {
-                            let name = name.clone();
-                            Callback::from(move |_: Event| {
-                                let mut next = (*chosen).clone();
-                                if let Some(k) = next.iter().position(|n| *n == name) { next.remove(k); } else { next.push(name.clone()); }
-                                chosen.set(next);
-                            })
-                        };
-                        html! { <label><input type="checkbox" {checked} onchange={toggle} data-testid={format!("sim-policy-{name}")} />{ name }</label> }
                     }) }
-                    <label>{ "Synergy ordering " }
-                        <select onchange={on_order} data-testid="sim-synergy-order" aria-label="Synergy ordering">
-                            { for SYNERGY_ORDERS.iter().map(|o| html! { <option value={*o} selected={*order == *o}>{ *o }</option> }) }
-                        </select>
+                    <button type="button" onclick={act(|| FormAction::Undo)} disabled={!form.can_undo()}
+                            title="Undo the last change to the form (Ctrl+Z)" data-testid="sim-undo">{ "Undo" }</button>
+                    if let Some((name, changes)) = &form.applied {
+                        <p class="notice" role="status" data-testid="sim-recipe-changes">
+                            { format!("{name} set-up changed {}. Undo puts them back.", if changes.is_empty() { "nothing".to_string() } else { changes.join("; ") }) }
+                        </p>
+                    }
+                </fieldset>
+                <fieldset>
+                    <legend>{ "Cluster" }</legend>
+                    { field(Field::Cluster) }{ field(Field::Shape) }{ field(Field::GpuMemory) }
+                </fieldset>
+                <fieldset>
+                    <legend>{ "Workload" }</legend>
+                    if let Some(files) = &f.trace {
+                        <p>{ format!("Trace: {} ", files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>().join(" + ")) }
+                           <button type="button" onclick={act(|| FormAction::Trace(None))}>{ "use the synthetic workload" }</button></p>
+                    } else {
+                        <div class="sim-generator" role="radiogroup" aria-label="synthetic workload">
+                            { generator_choice(Generator::Gavel, "Gavel's generator", "sim-generator-gavel") }
+                            { generator_choice(Generator::Synergy, "Synergy's (model profiles)", "sim-generator-synergy") }
+                        </div>
+                        { field(Field::Jobs) }{ field(Field::Rate) }{ field(Field::Seed) }
+                        if f.generator == Generator::Gavel {
+                            { field(Field::Tenants) }{ field(Field::TenantMix) }
+                        } else {
+                            { field(Field::Split) }
+                            <label><input type="checkbox" checked={f.multi_gpu} data-testid="sim-multi-gpu"
+                                   onchange={{ let form = form.dispatcher(); let on = !f.multi_gpu; Callback::from(move |_: Event| form.dispatch(FormAction::MultiGpu(on))) }} />{ "multi-GPU jobs" }</label>
+                        }
+                    }
+                    { field(Field::Measure) }{ field(Field::Round) }
+                    <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly, or PAI's two tables)" }
+                        <input type="file" multiple=true accept=".trace,.csv,.tsv,.json,text/plain" onchange={on_trace} data-testid="sim-trace" />
                     </label>
-                    <label title="How fast a job on several GPU types runs (hadar, hadare): at its slowest worker's pace, or with batches rebalanced by speed (the sum of its GPUs' rates)">{ "mixed-type rate " }
-                        <select onchange={on_mixed_rate} data-testid="sim-mixed-rate" aria-label="mixed-type rate">
-                            { for ["slowest", "sum"].iter().map(|o| html! { <option value={*o} selected={*mixed_rate == *o}>{ *o }</option> }) }
-                        </select>
-                    </label>
-                    { number_input("HadarE sync overhead (s per round)", "sim-sync-overhead", &sync_overhead) }
+                    if let Some(m) = &f.measured {
+                        <p data-testid="sim-throughputs-name">{ format!("Throughputs: {} ", m.0) }<button type="button" onclick={act(|| FormAction::Measured(None))}>{ "use the built-in table" }</button></p>
+                    } else {
+                        <label class="file-button" title="Gavel's simulation_throughputs.json: measured rates for every model and GPU count, and the co-located pairs gavel-las-packed shares GPUs by. Without it: six cited models' single-GPU rates, multi-GPU rates by perfect scaling">{ "Measured throughputs (Gavel's simulation_throughputs.json)" }
+                            <input type="file" accept=".json,application/json" onchange={on_measured} data-testid="sim-throughputs" />
+                        </label>
+                    }
+                </fieldset>
+                <fieldset class="sim-policies">
+                    <legend>{ "Policies, by family" }</legend>
+                    { for FAMILIES.iter().map(|family| html! {
+                        <fieldset class="sim-family">
+                            <legend>{ family.name }</legend>
+                            <p class="hint">{ family.blurb }</p>
+                            { for family.options.iter().map(|&k| field(k)) }
+                            { for family.policies.iter().map(|&(name, line)| {
+                                let form = form.dispatcher();
+                                let summary = if line.is_empty() {
+                                    fairground_core::policies::info(name).map_or("", |i| i.summary)
+                                } else {
+                                    line
+                                };
+                                html! {
+                                    <label class="sim-policy">
+                                        <input type="checkbox" checked={f.chosen.iter().any(|c| c == name)} data-testid={format!("sim-policy-{name}")}
+                                               onchange={Callback::from(move |_: Event| form.dispatch(FormAction::Toggle(name.to_string())))} />
+                                        <code>{ name }</code>{ " " }<span class="hint">{ summary }</span>
+                                    </label>
+                                }
+                            }) }
+                        </fieldset>
+                    }) }
                 </fieldset>
                 <div class="sim-actions">
                     <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
@@ -602,7 +370,6 @@ pub fn SimulateTab() -> Html {
                 if let Some(why) = &*form_error {
                     <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
                 }
-                <p class="hint">{ "Throughputs: the six cited Gavel models; multi-GPU rates assume perfect scaling (use the CLI with Gavel's file for measured ones). Synergy's jobs use its ten model profiles (built-in cited copy); a CSV job_type naming one of them (alexnet, res18, ..., gnmt, m5) gets its CPU and memory sensitivity. GPU sharing (sjf-bsbf, sjf-ffs) has no measured pair slowdowns here: every pair is taken at 2x (time slicing); the CLI reads Gavel's measured pairs. Hadar may run a job on several GPU types at once, at the mixed-type rate chosen; HadarE forks a job into copies on spare servers (dashed in the Gantt chart; mixed placements outlined)." }</p>
             </div>
             { run_view(&run.state) }
         </section>
@@ -632,7 +399,7 @@ fn run_view(state: &RunState) -> Html {
     }
 }
 
-fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Html {
+fn results_view(results: &Rc<Vec<Result<SimResult, String>>>, cluster: &Cluster) -> Html {
     let ok: Vec<&SimResult> = results.iter().flatten().collect();
     let failures: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     // Each policy's own notes, and the trace reader's report once (every result carries it).
@@ -725,12 +492,6 @@ fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Htm
         })
         .collect();
     let measured = ok.iter().find_map(|r| r.measured.as_ref());
-    let gantt = ok.iter().find(|r| !r.gantt.is_empty());
-    let server_types: Vec<String> = cluster
-        .servers
-        .iter()
-        .map(|s| cluster.types[s.gpu_type].clone())
-        .collect();
     let hours = |s: f64| format!("{:.2}", s / 3600.0);
     html! {
         <div class="sim-results" data-testid="sim-results">
@@ -779,11 +540,67 @@ fn results_view(results: &[Result<SimResult, String>], cluster: &Cluster) -> Htm
             <ChartFrame title="CPU and memory booked over time" file="cpu-memory" export=true>
                 <LineChart series={cpu_mem} x_label="time (hours)" y_label="share of the cluster's CPUs / memory" testid="cpu-memory" />
             </ChartFrame>
-            if let Some(r) = gantt {
-                <ChartFrame title={format!("GPUs over time under {}", r.policy)} file="gantt" export=true>
-                    <Gantt bars={r.gantt.clone()} {server_types} />
-                </ChartFrame>
-            }
+            <GanttPanel results={results.clone()} cluster={cluster.clone()} />
         </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GanttPanelProps {
+    results: Rc<Vec<Result<SimResult, String>>>,
+    cluster: Cluster,
+}
+
+/// The Gantt chart of the policy chosen among those whose run recorded one, or why there is
+/// none (runs past `SimConfig::gantt_max_jobs` jobs record no bars).
+#[component]
+fn GanttPanel(p: &GanttPanelProps) -> Html {
+    let chosen = use_state(|| 0usize);
+    let drawn: Vec<&SimResult> = p
+        .results
+        .iter()
+        .flatten()
+        .filter(|r| !r.gantt.is_empty())
+        .collect();
+    let Some(&r) = drawn.get(*chosen).or(drawn.first()) else {
+        let jobs = p
+            .results
+            .iter()
+            .flatten()
+            .map(|r| r.jobs.len())
+            .max()
+            .unwrap_or(0);
+        let most = fairground_sim::config::SimConfig::default().gantt_max_jobs;
+        return html! {
+            <p class="notice" data-testid="gantt-none">{ format!(
+                "No chart of each GPU over time: it is drawn for runs of up to {most} jobs, and this one has {jobs}. \
+                 Run fewer jobs, or a shorter trace, to see where each job ran."
+            ) }</p>
+        };
+    };
+    let server_types: Vec<String> = p
+        .cluster
+        .servers
+        .iter()
+        .map(|s| p.cluster.types[s.gpu_type].clone())
+        .collect();
+    let onchange = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            chosen.set(select.selected_index().max(0) as usize);
+        })
+    };
+    html! {
+        <>
+            <label class="gantt-pick">{ "GPUs over time under " }
+                <select {onchange} data-testid="gantt-policy" aria-label="policy of the GPU chart">
+                    { for drawn.iter().map(|d| html! { <option selected={d.policy == r.policy}>{ d.policy.clone() }</option> }) }
+                </select>
+            </label>
+            <ChartFrame title={format!("GPUs over time under {}", r.policy)} file="gantt" export=true>
+                <Gantt bars={r.gantt.clone()} jobs={r.gantt_jobs.clone()} {server_types} types={p.cluster.types.clone()} />
+            </ChartFrame>
+        </>
     }
 }

@@ -1,0 +1,687 @@
+//! The Simulation tab's form as data: its fields, the policies by family with each family's
+//! options, the recipes (published set-ups in one click), and the reducer that owns the form
+//! with undo. The tab (`simulate_tab.rs`) only draws it; everything here is plain Rust, tested
+//! natively.
+
+use crate::sim_worker::{NamedText, SimRequest, Workload};
+use fairground_sim::sharing::GpuMemory;
+use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig, TenantMix};
+use fairground_sim::{Cluster, ServerShape};
+use std::rc::Rc;
+use yew::Reducible;
+
+/// A field of the form; its text lives at `SimForm::values[field as usize]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Cluster,
+    Shape,
+    GpuMemory,
+    Jobs,
+    Rate,
+    Seed,
+    Tenants,
+    TenantMix,
+    Split,
+    Measure,
+    Round,
+    ShareAmong,
+    Order,
+    MixedRate,
+    SyncOverhead,
+}
+
+/// How a field is shown: its label, test id, a hint (the title), its choices (a select) or
+/// none (a text field), and its first value.
+pub struct FieldSpec {
+    pub label: &'static str,
+    pub testid: &'static str,
+    pub hint: &'static str,
+    pub choices: &'static [&'static str],
+    pub initial: &'static str,
+}
+
+const fn text(
+    label: &'static str,
+    testid: &'static str,
+    hint: &'static str,
+    initial: &'static str,
+) -> FieldSpec {
+    FieldSpec {
+        label,
+        testid,
+        hint,
+        choices: &[],
+        initial,
+    }
+}
+
+/// Every field, in [`Field`]'s order.
+pub const FIELDS: [FieldSpec; 15] = [
+    text("cluster (GPUs per type)", "sim-cluster", "TYPE=COUNT,... e.g. v100=4,p100=4,k80=4", "v100=4,p100=4,k80=4"),
+    text("server (GPUs, CPUs, GB)", "sim-shape", "each server's GPUs, CPUs and memory; Synergy's are 8, 24 and 500 GB", "8,24,500"),
+    text("GPU memory, GB", "sim-gpu-memory", "TYPE=GB,... (empty: each type's usual memory); what GPU sharing checks jobs fit in", ""),
+    text("jobs", "sim-jobs", "how many jobs the generator makes (up to 5,000 in the browser)", "40"),
+    text("jobs per hour", "sim-rate", "mean arrival rate (Poisson arrivals)", "4"),
+    text("seed", "sim-seed", "the generator's random seed: the same seed, the same jobs", "0"),
+    text("tenants", "sim-tenants", "how many tenants the jobs belong to", "4"),
+    FieldSpec {
+        label: "tenant mix",
+        testid: "sim-tenant-mix",
+        hint: "uniform: every tenant the same random mix of models; skewed: each tenant draws 80% of its jobs from its own model family",
+        choices: &["uniform", "skewed"],
+        initial: "uniform",
+    },
+    text("split image, language, speech %", "sim-split", "Synergy's mix of job kinds, in percent", "20,70,10"),
+    text("steady-state job ids (A..B)", "sim-measure", "also report the JCT of these jobs, and stop once they finish (Synergy measures jobs 4000..5000)", ""),
+    text("round (s)", "sim-round", "how often schedulers recompute (Gavel's rounds are 360 s, Synergy's 300 s)", "360"),
+    FieldSpec {
+        label: "share among",
+        testid: "sim-share-among",
+        hint: "who an allocation policy shares the cluster among: each job (Gavel's formulation) or each tenant (OEF's: a tenant's GPUs then go to its jobs by what each does best)",
+        choices: &["jobs", "tenants"],
+        initial: "jobs",
+    },
+    FieldSpec {
+        label: "ordering",
+        testid: "sim-synergy-order",
+        hint: "which job Synergy's mechanism serves first",
+        choices: &["fifo", "srtf", "las", "ftf", "drf", "tetris"],
+        initial: "fifo",
+    },
+    FieldSpec {
+        label: "mixed-type rate",
+        testid: "sim-mixed-rate",
+        hint: "how fast a job on several GPU types runs: at its slowest worker's pace, or with batches rebalanced by speed (the sum of its GPUs' rates)",
+        choices: &["slowest", "sum"],
+        initial: "slowest",
+    },
+    text("HadarE sync overhead (s per round)", "sim-sync-overhead", "seconds a forked job loses each round combining its copies", "10"),
+];
+
+impl Field {
+    pub fn spec(self) -> &'static FieldSpec {
+        &FIELDS[self as usize]
+    }
+}
+
+/// Which generator makes the jobs when no trace is uploaded.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Generator {
+    Gavel,
+    Synergy,
+}
+
+/// An uploaded file: its name and text.
+pub type TraceFile = (String, String);
+
+/// The form's values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimForm {
+    pub values: Vec<String>,
+    pub generator: Generator,
+    pub multi_gpu: bool,
+    pub chosen: Vec<String>,
+    /// The uploaded trace's files: one, or PAI's two tables.
+    pub trace: Option<Rc<Vec<TraceFile>>>,
+    /// Gavel's measured throughputs, if uploaded.
+    pub measured: Option<Rc<TraceFile>>,
+}
+
+impl Default for SimForm {
+    fn default() -> Self {
+        SimForm {
+            values: FIELDS.iter().map(|f| f.initial.to_string()).collect(),
+            generator: Generator::Gavel,
+            multi_gpu: false,
+            chosen: ["fifo", "gavel-las", "oef-coop"].map(String::from).to_vec(),
+            trace: None,
+            measured: None,
+        }
+    }
+}
+
+/// A family of the simulator's policies: its name, what its members have in common, its
+/// members (name, and a line saying what it does; empty: the engine's summary of that
+/// allocation policy), and the fields only it uses.
+pub struct PolicyFamily {
+    pub name: &'static str,
+    pub blurb: &'static str,
+    pub policies: &'static [(&'static str, &'static str)],
+    pub options: &'static [Field],
+}
+
+pub const FAMILIES: [PolicyFamily; 7] = [
+    PolicyFamily {
+        name: "Queues",
+        blurb: "one job per GPU set, in an order; blind to GPU types",
+        policies: &[
+            ("fifo", "first come, first served"),
+            ("srtf", "shortest remaining time first, preempting"),
+            ("las", "least attained service first"),
+            ("tiresias", "Tiresias: least attained GPU-service, three queues"),
+            ("tiresias-2q", "Tiresias with two queues, as its testbed ran"),
+        ],
+        options: &[],
+    },
+    PolicyFamily {
+        name: "Gavel",
+        blurb: "an allocation policy solved every round, each job on the types its rates favour (Narayanan et al., OSDI 2020); OEF and the market run in the same rounds, shared among jobs or tenants as chosen here",
+        policies: &[
+            ("gavel-las", ""),
+            ("gavel-max-sum", ""),
+            ("gavel-ftf", ""),
+            ("gavel-fifo", ""),
+            ("gavel-las-agnostic", ""),
+            ("gavel-min-makespan", ""),
+            ("gavel-hierarchical", ""),
+            ("gavel-las-packed", ""),
+        ],
+        options: &[Field::ShareAmong],
+    },
+    PolicyFamily {
+        name: "OEF",
+        blurb: "the efficiency-optimal fair allocation, in Gavel's rounds (Mo, Xu and Lau, Middleware 2024); share among tenants (above) for its tenant-level guarantees",
+        policies: &[("oef-coop", ""), ("oef-noncoop", "")],
+        options: &[],
+    },
+    PolicyFamily {
+        name: "Market",
+        blurb: "trading from equal shares, in Gavel's rounds",
+        policies: &[("gandiva-fair", "")],
+        options: &[],
+    },
+    PolicyFamily {
+        name: "GPU sharing",
+        blurb: "two jobs may share a GPU when their memory fits (Luo et al., IWQoS 2024); measured pair slowdowns come from the CLI, here every pair runs 2x slower (time slicing)",
+        policies: &[
+            ("sjf-bsbf", "SJF-BSBF: shortest job first, sharing with the best partner by batch size"),
+            ("sjf-ffs", "SJF with first-fit sharing"),
+        ],
+        options: &[],
+    },
+    PolicyFamily {
+        name: "Synergy",
+        blurb: "CPU and memory given by each job's sensitivity, over its ten model profiles (Mohan et al., OSDI 2022)",
+        policies: &[
+            ("synergy-proportional", "CPU and memory in proportion to GPUs (the baseline)"),
+            ("synergy-greedy", "the most sensitive jobs first, greedily"),
+            ("synergy-tune", "Synergy-Tune: each job's best CPU and memory, tuned to fit"),
+            ("synergy-opt", "Synergy-OPT: the throughput-optimal program, then packed"),
+        ],
+        options: &[Field::Order],
+    },
+    PolicyFamily {
+        name: "Hadar",
+        blurb: "jobs placed by price across GPU types, a job on several types at once (Sultana et al., IPDPS 2024)",
+        policies: &[
+            ("hadar", "Hadar: shortest remaining time first, by price, idle GPUs backfilled"),
+            ("hadar:strict", "Hadar's template without the backfill"),
+            ("hadare", "HadarE: jobs forked into copies on spare servers"),
+        ],
+        options: &[Field::MixedRate, Field::SyncOverhead],
+    },
+];
+
+/// A published evaluation's set-up, scaled to what the browser runs: the fields it sets, its
+/// generator and its policies. Applying one says what changed and can be undone.
+pub struct Recipe {
+    pub name: &'static str,
+    pub testid: &'static str,
+    pub generator: Generator,
+    pub fields: &'static [(Field, &'static str)],
+    pub policies: &'static [&'static str],
+}
+
+pub const RECIPES: [Recipe; 5] = [
+    Recipe {
+        name: "Gavel's",
+        testid: "sim-recipe-gavel",
+        generator: Generator::Gavel,
+        fields: &[
+            (Field::Cluster, "v100=12,p100=12,k80=12"),
+            (Field::Jobs, "300"),
+            (Field::Rate, "3"),
+            (Field::Round, "360"),
+            (Field::ShareAmong, "jobs"),
+        ],
+        policies: &["gavel-las", "gavel-las-agnostic", "gavel-ftf", "fifo"],
+    },
+    Recipe {
+        name: "OEF's",
+        testid: "sim-recipe-oef",
+        generator: Generator::Gavel,
+        fields: &[
+            (Field::Cluster, "v100=12,p100=12,k80=12"),
+            (Field::Jobs, "600"),
+            (Field::Rate, "3"),
+            (Field::Tenants, "8"),
+            (Field::TenantMix, "skewed"),
+            (Field::ShareAmong, "tenants"),
+            (Field::Round, "360"),
+        ],
+        policies: &[
+            "oef-coop",
+            "oef-noncoop",
+            "gavel-hierarchical",
+            "gavel-las-agnostic",
+            "gandiva-fair",
+        ],
+    },
+    Recipe {
+        name: "Synergy's",
+        testid: "sim-synergy-setup",
+        generator: Generator::Synergy,
+        fields: &[
+            (Field::Cluster, "gpu=128"),
+            (Field::Shape, "8,24,500"),
+            (Field::Jobs, "1000"),
+            (Field::Rate, "9"),
+            (Field::Round, "300"),
+            (Field::Measure, "400..700"),
+        ],
+        policies: &["synergy-proportional", "synergy-tune", "synergy-opt"],
+    },
+    Recipe {
+        name: "SJF-BSBF's",
+        testid: "sim-recipe-sjf-bsbf",
+        generator: Generator::Gavel,
+        fields: &[
+            (Field::Cluster, "v100=32"),
+            (Field::GpuMemory, "v100=16"),
+            (Field::Jobs, "300"),
+            (Field::Rate, "1"),
+            (Field::Round, "360"),
+        ],
+        policies: &["sjf-bsbf", "sjf-ffs", "tiresias-2q", "srtf", "las"],
+    },
+    Recipe {
+        name: "Hadar's",
+        testid: "sim-recipe-hadar",
+        generator: Generator::Gavel,
+        fields: &[
+            (Field::Cluster, "v100=4,p100=4,k80=4"),
+            (Field::Jobs, "300"),
+            (Field::Rate, "1"),
+            (Field::Seed, "0"),
+            (Field::Round, "360"),
+            (Field::MixedRate, "slowest"),
+        ],
+        policies: &[
+            "gavel-las",
+            "gavel-min-makespan",
+            "hadar",
+            "hadar:strict",
+            "hadare",
+        ],
+    },
+];
+
+impl SimForm {
+    pub fn get(&self, field: Field) -> &str {
+        &self.values[field as usize]
+    }
+
+    /// The form with `recipe` applied: its fields, generator and policies, the synthetic
+    /// workload instead of an uploaded trace.
+    pub fn with_recipe(&self, recipe: &Recipe) -> SimForm {
+        let mut next = self.clone();
+        for &(field, value) in recipe.fields {
+            next.values[field as usize] = value.to_string();
+        }
+        next.generator = recipe.generator;
+        next.trace = None;
+        next.chosen = recipe.policies.iter().map(|p| p.to_string()).collect();
+        next
+    }
+
+    /// What differs from `before`, in words: "cluster: v100=4,p100=4,k80=4 → gpu=128".
+    pub fn changes_from(&self, before: &SimForm) -> Vec<String> {
+        let mut out: Vec<String> = FIELDS
+            .iter()
+            .zip(before.values.iter().zip(&self.values))
+            .filter(|(_, (a, b))| a != b)
+            .map(|(spec, (a, b))| {
+                let shown = |v: &str| {
+                    if v.is_empty() {
+                        "(empty)".to_string()
+                    } else {
+                        v.to_string()
+                    }
+                };
+                format!("{}: {} → {}", spec.label, shown(a), shown(b))
+            })
+            .collect();
+        if self.generator != before.generator {
+            let name = |g: Generator| match g {
+                Generator::Gavel => "Gavel's",
+                Generator::Synergy => "Synergy's",
+            };
+            out.push(format!(
+                "workload: {} generator → {}",
+                name(before.generator),
+                name(self.generator)
+            ));
+        }
+        if before.trace.is_some() && self.trace.is_none() {
+            out.push("the uploaded trace set aside for the synthetic workload".into());
+        }
+        if self.chosen != before.chosen {
+            out.push(format!("policies: {}", self.chosen.join(", ")));
+        }
+        out
+    }
+
+    /// The policy names sent to the simulator: Synergy's mechanisms get the chosen ordering.
+    fn policy_names(&self) -> Vec<String> {
+        let order = self.get(Field::Order);
+        self.chosen
+            .iter()
+            .map(|p| {
+                if p.starts_with("synergy-") && order != "fifo" {
+                    format!("{p}:{order}")
+                } else {
+                    p.clone()
+                }
+            })
+            .collect()
+    }
+
+    /// The simulator's request and the cluster it runs on, or what is wrong, in words naming
+    /// the field.
+    pub fn request(&self) -> Result<(SimRequest, Cluster), String> {
+        let value = |f: Field| self.get(f);
+        let positive = |f: Field| -> Result<f64, String> {
+            crate::paste::parse_number(value(f))
+                .filter(|v| v.is_finite() && *v > 0.0)
+                .ok_or(format!(
+                    "{}: '{}' should be a number > 0",
+                    f.spec().label,
+                    value(f)
+                ))
+        };
+        let shape_text = value(Field::Shape);
+        let server_shape = ServerShape::parse(shape_text).map_err(|e| e.to_string())?;
+        let mut cluster = Cluster::parse_shaped(value(Field::Cluster), &server_shape)
+            .map_err(|e| e.to_string())?;
+        cluster.gpu_memory_gb = GpuMemory::parse(value(Field::GpuMemory), &cluster.types)
+            .map_err(|e| e.to_string())?
+            .0;
+        let workload = match &self.trace {
+            Some(files) => Workload::Trace {
+                name: files[0].0.clone(),
+                text: files[0].1.clone(),
+                second: files.get(1).cloned(),
+            },
+            None => {
+                let n = positive(Field::Jobs)?;
+                if n > 5000.0 || n.fract() != 0.0 {
+                    return Err(
+                        "jobs: a whole number up to 5,000 in the browser (use the CLI for more)"
+                            .into(),
+                    );
+                }
+                let seed = crate::paste::parse_number(value(Field::Seed))
+                    .filter(|s| *s >= 0.0 && s.fract() == 0.0)
+                    .ok_or("seed: a whole number >= 0")? as u64;
+                let jobs_per_hour = positive(Field::Rate)?;
+                match self.generator {
+                    Generator::Gavel => Workload::Synthetic(SyntheticConfig {
+                        jobs: n as usize,
+                        jobs_per_hour,
+                        seed,
+                        tenants: positive(Field::Tenants)? as usize,
+                        tenant_mix: TenantMix::parse(value(Field::TenantMix)).unwrap_or_default(),
+                    }),
+                    Generator::Synergy => Workload::Synergy(SynergyConfig {
+                        jobs: n as usize,
+                        jobs_per_hour,
+                        split: parse_split(value(Field::Split)).map_err(|e| e.to_string())?,
+                        multi_gpu: self.multi_gpu,
+                        seed,
+                    }),
+                }
+            }
+        };
+        if self.chosen.is_empty() {
+            return Err("pick at least one policy".into());
+        }
+        let sync = value(Field::SyncOverhead);
+        let request = SimRequest {
+            cluster: value(Field::Cluster).to_string(),
+            workload,
+            policies: self.policy_names(),
+            round_s: positive(Field::Round)?,
+            server_shape: shape_text.to_string(),
+            measure_ids: parse_measure(value(Field::Measure))?,
+            gpu_memory: value(Field::GpuMemory).to_string(),
+            mixed_rate: value(Field::MixedRate).to_string(),
+            sync_overhead_s: Some(
+                crate::paste::parse_number(sync)
+                    .filter(|v| v.is_finite() && *v >= 0.0)
+                    .ok_or(format!(
+                        "HadarE sync overhead: '{sync}' should be a number of seconds >= 0"
+                    ))?,
+            ),
+            throughputs: self.measured.as_ref().map(|m| NamedText {
+                name: m.0.clone(),
+                text: m.1.clone(),
+            }),
+            share_among: value(Field::ShareAmong).to_string(),
+        };
+        Ok((request, cluster))
+    }
+}
+
+/// `A..B` with A < B, or nothing for an empty field.
+fn parse_measure(text: &str) -> Result<Option<(usize, usize)>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let bad = || format!("steady-state ids: '{text}' should be A..B with whole numbers A < B");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().parse().map_err(|_| bad())?;
+    if a >= b {
+        return Err(bad());
+    }
+    Ok(Some((a, b)))
+}
+
+/// The form with its undo history and what the last recipe changed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FormState {
+    pub form: SimForm,
+    undo: Vec<SimForm>,
+    typing_in: Option<Field>,
+    /// The recipe last applied and what it changed, until the next change.
+    pub applied: Option<(&'static str, Vec<String>)>,
+}
+
+pub enum FormAction {
+    Set(Field, String),
+    Generator(Generator),
+    MultiGpu(bool),
+    Toggle(String),
+    Trace(Option<Rc<Vec<TraceFile>>>),
+    Measured(Option<Rc<TraceFile>>),
+    Recipe(usize),
+    Undo,
+}
+
+impl FormState {
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+}
+
+impl Reducible for FormState {
+    type Action = FormAction;
+
+    fn reduce(self: Rc<Self>, action: FormAction) -> Rc<Self> {
+        let mut next = (*self).clone();
+        let mut form = self.form.clone();
+        let mut typed = None;
+        next.applied = None;
+        match action {
+            FormAction::Set(field, value) => {
+                typed = Some(field);
+                form.values[field as usize] = value;
+            }
+            FormAction::Generator(g) => form.generator = g,
+            FormAction::MultiGpu(on) => form.multi_gpu = on,
+            FormAction::Toggle(name) => match form.chosen.iter().position(|n| *n == name) {
+                Some(k) => {
+                    form.chosen.remove(k);
+                }
+                None => form.chosen.push(name),
+            },
+            FormAction::Trace(files) => form.trace = files,
+            FormAction::Measured(file) => form.measured = file,
+            FormAction::Recipe(k) => {
+                let Some(recipe) = RECIPES.get(k) else {
+                    return self;
+                };
+                form = self.form.with_recipe(recipe);
+                next.applied = Some((recipe.name, form.changes_from(&self.form)));
+            }
+            FormAction::Undo => {
+                let Some(previous) = next.undo.pop() else {
+                    return self;
+                };
+                next.form = previous;
+                next.typing_in = None;
+                return Rc::new(next);
+            }
+        }
+        if form == self.form {
+            return Rc::new(next);
+        }
+        // Typing in one field is one step back, as in the scenario editor.
+        if typed.is_none() || typed != self.typing_in {
+            if next.undo.len() == crate::state::UNDO_DEPTH {
+                next.undo.remove(0);
+            }
+            next.undo.push(self.form.clone());
+        }
+        next.typing_in = typed;
+        next.form = form;
+        Rc::new(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_listed_in_their_order() {
+        assert_eq!(Field::Cluster.spec().testid, "sim-cluster");
+        assert_eq!(Field::SyncOverhead.spec().testid, "sim-sync-overhead");
+        assert_eq!(Field::Order.spec().testid, "sim-synergy-order");
+        assert_eq!(FIELDS.len(), Field::SyncOverhead as usize + 1);
+    }
+
+    #[test]
+    fn every_policy_the_simulator_takes_is_in_one_family_and_every_option_shown_once() {
+        let mut options: Vec<Field> = FAMILIES
+            .iter()
+            .flat_map(|f| f.options.iter().copied())
+            .collect();
+        let count = options.len();
+        options.dedup();
+        assert_eq!(options.len(), count);
+        let offered: Vec<&str> = FAMILIES
+            .iter()
+            .flat_map(|f| f.policies.iter().map(|p| p.0))
+            .collect();
+        let names = fairground_sim::schedulers::names();
+        for p in &offered {
+            let base = p.split(':').next().unwrap();
+            assert!(
+                names.iter().any(|n| n == base),
+                "{p} is not a simulator policy"
+            );
+        }
+        let mut sorted = offered.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), offered.len(), "a policy in two families");
+        // Every recipe's policies are offered.
+        for r in &RECIPES {
+            assert!(r.policies.iter().all(|p| offered.contains(p)), "{}", r.name);
+        }
+    }
+
+    #[test]
+    fn a_recipe_says_what_it_changed_and_is_undone_in_one_step() {
+        let start = Rc::new(FormState::default());
+        let typed = start
+            .reduce(FormAction::Set(Field::Jobs, "5".into()))
+            .reduce(FormAction::Set(Field::Jobs, "50".into()));
+        let synergy = RECIPES.iter().position(|r| r.name == "Synergy's").unwrap();
+        let applied = typed.clone().reduce(FormAction::Recipe(synergy));
+        assert_eq!(applied.form.get(Field::Cluster), "gpu=128");
+        assert_eq!(applied.form.generator, Generator::Synergy);
+        let (name, changes) = applied.applied.clone().unwrap();
+        assert_eq!(name, "Synergy's");
+        assert!(
+            changes.contains(&"cluster (GPUs per type): v100=4,p100=4,k80=4 → gpu=128".to_string()),
+            "{changes:?}"
+        );
+        assert!(
+            changes.contains(&"jobs: 50 → 1000".to_string()),
+            "{changes:?}"
+        );
+        assert!(
+            changes.contains(&"steady-state job ids (A..B): (empty) → 400..700".to_string()),
+            "{changes:?}"
+        );
+        assert!(changes
+            .iter()
+            .any(|c| c == "policies: synergy-proportional, synergy-tune, synergy-opt"));
+        let back = applied.reduce(FormAction::Undo);
+        assert_eq!(back.form, typed.form);
+        assert_eq!(back.form.get(Field::Jobs), "50");
+        // The two keystrokes in one field were one step.
+        let first = back.reduce(FormAction::Undo);
+        assert_eq!(first.form, SimForm::default());
+        assert!(!first.can_undo());
+    }
+
+    #[test]
+    fn requests_name_the_field_that_is_wrong() {
+        let mut form = SimForm::default();
+        let (request, cluster) = form.request().unwrap();
+        assert_eq!(request.policies, ["fifo", "gavel-las", "oef-coop"]);
+        assert_eq!(cluster.types, ["v100", "p100", "k80"]);
+        assert_eq!(request.round_s, 360.0);
+        form.values[Field::Rate as usize] = "fast".into();
+        assert_eq!(
+            form.request().unwrap_err(),
+            "jobs per hour: 'fast' should be a number > 0"
+        );
+        form.values[Field::Rate as usize] = "4".into();
+        form.values[Field::Jobs as usize] = "6000".into();
+        assert!(form
+            .request()
+            .unwrap_err()
+            .starts_with("jobs: a whole number up to 5,000"));
+        form.values[Field::Jobs as usize] = "40".into();
+        form.values[Field::Measure as usize] = "9..3".into();
+        assert!(form
+            .request()
+            .unwrap_err()
+            .starts_with("steady-state ids: '9..3'"));
+        // Synergy's mechanisms take the chosen ordering.
+        form.values[Field::Measure as usize] = String::new();
+        form.values[Field::Order as usize] = "srtf".into();
+        form.chosen = vec!["synergy-tune".into(), "fifo".into()];
+        assert_eq!(
+            form.request().unwrap().0.policies,
+            ["synergy-tune:srtf", "fifo"]
+        );
+        form.chosen.clear();
+        assert_eq!(form.request().unwrap_err(), "pick at least one policy");
+    }
+}
