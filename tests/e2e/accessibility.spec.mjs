@@ -13,7 +13,7 @@ const violations = async (page) => {
 
 for (const scheme of ['light', 'dark']) {
   test(`axe finds nothing serious on every view (${scheme})`, async ({ page }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: scheme });
     await openFresh(page);
     for (const badge of ['SI', 'EF', 'PE', 'SP']) await page.getByTestId(`badge-${badge}`).locator('summary').click();

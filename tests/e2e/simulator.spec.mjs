@@ -206,7 +206,9 @@ test('Hadar runs a job across two GPU types, at the speed the mixed-type rule gi
   expect(await avg('hadar')).toBeCloseTo(3600, 3);
   await expect(table.locator('tr[data-policy="gavel-las"] td.unschedulable')).toHaveText('1');
   const mixed = page.locator('[data-testid=gantt] rect.gantt-bar.mixed');
-  await expect(mixed).toHaveCount(80); // 8 GPUs x 10 rounds of 360 s
+  // 8 GPUs, each one bar for the job's 10 rounds of 360 s in a row (merged).
+  await expect(mixed).toHaveCount(8);
+  await expect(mixed.first().locator('title')).toContainText('0.00 h to 1.00 h');
   await expect(mixed.first().locator('title')).toContainText('across v100+p100');
 
   await page.getByTestId('sim-mixed-rate').selectOption('sum');

@@ -7,7 +7,7 @@ use crate::present::Scheme;
 use crate::sim_worker::SimulateReactor;
 use crate::state::{Action, AppState, Mode, Results, MAX_FRONTIER_TENANTS};
 use crate::tour::Tour;
-use crate::worker::{SolveRequest, SolveTask};
+use crate::worker::{SolveRequest, SolveTask, Wire};
 use crate::{codec, export, page_engine, storage};
 use fairground_core::policies;
 use fairground_core::report::PolicyReport;
@@ -160,11 +160,11 @@ pub fn App(props: &AppProps) -> Html {
     let opening = props.opening.clone();
     html! {
         // Relative, so the playground also works under a sub-path of a documentation site.
-        <OneshotProvider<SolveTask> path="solve-worker.js" lazy={false}>
-            <ReactorProvider<SimulateReactor> path="sim-worker.js">
+        <OneshotProvider<SolveTask, Wire> path="solve-worker.js" lazy={false}>
+            <ReactorProvider<SimulateReactor, Wire> path="sim-worker.js">
                 <Playground {opening} />
-            </ReactorProvider<SimulateReactor>>
-        </OneshotProvider<SolveTask>>
+            </ReactorProvider<SimulateReactor, Wire>>
+        </OneshotProvider<SolveTask, Wire>>
     }
 }
 

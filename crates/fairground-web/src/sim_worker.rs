@@ -1,7 +1,8 @@
 //! The simulation reactor (yew-agent): runs each requested policy in chunks of rounds, sending
 //! progress after each chunk and stopping when a `Cancel` arrives between chunks.
 
-use fairground_sim::metrics::SimResult;
+use fairground_chart::line::{cdf, downsample};
+use fairground_sim::metrics::{GanttBar, GanttJob, MeasuredJct, SimResult, UtilSample};
 use fairground_sim::sharing::read_gavel_file;
 use fairground_sim::sharing::{GpuMemory, Interference};
 use fairground_sim::tenants::ShareAmong;
@@ -108,9 +109,125 @@ pub enum SimOutput {
         done: usize,
         total: usize,
     },
-    Done(Vec<Result<SimResult, String>>),
+    Done(Vec<Result<SimSummary, String>>),
     Failed(String),
     Cancelled,
+}
+
+/// What the page shows of one policy's run, summarised in the worker: the table's figures, the
+/// notes in words, the charts' points (downsampled) and the Gantt bars. The page never decodes a
+/// whole [`SimResult`] (every job, sample and tenant check), which keeps that decoding out of
+/// its download.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimSummary {
+    pub policy: String,
+    pub jobs: usize,
+    pub completed: usize,
+    pub unschedulable: usize,
+    pub avg_jct_s: f64,
+    pub median_jct_s: f64,
+    pub p99_jct_s: f64,
+    pub makespan_s: f64,
+    pub avg_rho: f64,
+    /// Busy share per GPU type, then of the CPUs and of the memory booked.
+    pub utilization: Vec<f64>,
+    pub cpu_utilization: f64,
+    pub mem_utilization: f64,
+    pub measured: Option<MeasuredJct>,
+    pub notes: Vec<String>,
+    /// JCT CDF (hours, share of jobs); busy share of all GPUs, and of CPUs and memory, over
+    /// time (hours).
+    pub jct_cdf: Vec<(f64, f64)>,
+    pub busy: Vec<(f64, f64)>,
+    pub cpu: Vec<(f64, f64)>,
+    pub mem: Vec<(f64, f64)>,
+    pub gantt: Vec<GanttBar>,
+    pub gantt_jobs: Vec<GanttJob>,
+}
+
+impl SimSummary {
+    /// The summary of `r`, run on `cluster`.
+    pub fn of(r: &SimResult, cluster: &Cluster) -> SimSummary {
+        let gpus: Vec<f64> = (0..cluster.types.len())
+            .map(|j| f64::from(cluster.gpus_of_type(j)))
+            .collect();
+        let total: f64 = gpus.iter().sum();
+        let over_time = |samples: &[UtilSample], value: &dyn Fn(&UtilSample) -> f64| {
+            let points: Vec<(f64, f64)> = samples
+                .iter()
+                .map(|s| ((s.t0 + s.t1) / 7200.0, value(s)))
+                .collect();
+            downsample(&points, 300)
+        };
+        let jcts: Vec<f64> = r
+            .jobs
+            .iter()
+            .filter_map(|j| j.jct_s.map(|s| s / 3600.0))
+            .collect();
+        SimSummary {
+            policy: r.policy.clone(),
+            jobs: r.jobs.len(),
+            completed: r.jobs_completed,
+            unschedulable: r.jobs_unschedulable.len(),
+            avg_jct_s: r.avg_jct_s,
+            median_jct_s: r.median_jct_s,
+            p99_jct_s: r.p99_jct_s,
+            makespan_s: r.makespan_s,
+            avg_rho: r.avg_rho,
+            utilization: r.utilization.clone(),
+            cpu_utilization: r.cpu_utilization,
+            mem_utilization: r.mem_utilization,
+            measured: r.measured.clone(),
+            notes: notes(r),
+            jct_cdf: downsample(&cdf(&jcts), 600),
+            busy: over_time(&r.utilization_over_time, &|s| {
+                s.busy.iter().zip(&gpus).map(|(b, n)| b * n).sum::<f64>() / total.max(1.0)
+            }),
+            cpu: over_time(&r.cpu_mem_over_time, &|s| {
+                s.busy.first().copied().unwrap_or(0.0)
+            }),
+            mem: over_time(&r.cpu_mem_over_time, &|s| {
+                s.busy.get(1).copied().unwrap_or(0.0)
+            }),
+            gantt: r.gantt.clone(),
+            gantt_jobs: r.gantt_jobs.clone(),
+        }
+    }
+}
+
+/// A run's notes in words: why it stopped early, the scheduler's and the trace reader's own
+/// notes, who it shared among, and how the tenants fared when they were the parties.
+fn notes(r: &SimResult) -> Vec<String> {
+    let mut notes: Vec<String> = Vec::new();
+    if r.jobs_unfinished > 0 {
+        notes.push(format!(
+            "{}: stopped once the measured jobs finished; {} other jobs were still running or \
+             waiting (not in the all-jobs figures)",
+            r.policy, r.jobs_unfinished
+        ));
+    }
+    notes.extend(r.notes.iter().cloned());
+    if !r.parties.is_empty() && r.parties != "jobs" {
+        notes.push(format!("{}: shared among {}", r.policy, r.parties));
+    }
+    if let Some(f) = &r.tenant_fairness {
+        let sum = |v: &[usize]| v.iter().sum::<usize>();
+        let gain = f.mean_split_gain.iter().copied().fold(0.0, f64::max);
+        notes.push(format!(
+            "{}: on what tenants received, SI held at {} of {} judged (tenant, recomputation) \
+             pairs and EF at {}; by the utility the policy solved with, SI {} and EF {} of {}; \
+             the split gained tenants up to {:.1}%",
+            r.policy,
+            sum(&f.si_held),
+            sum(&f.judged),
+            sum(&f.ef_held),
+            sum(&f.linear_si_held),
+            sum(&f.linear_ef_held),
+            sum(&f.recomputations),
+            100.0 * (gain - 1.0)
+        ));
+    }
+    notes
 }
 
 /// The cluster and jobs of a request, with located errors. Rates come from the request's
@@ -188,13 +305,21 @@ pub async fn SimulateReactor(mut scope: ReactorScope<SimInput, SimOutput>) {
                 notes,
                 interference,
             }) => match run(&req, &cluster, &jobs, interference, &mut scope).await {
-                SimOutput::Done(mut results) => {
+                Ok(mut results) => {
                     for r in results.iter_mut().flatten() {
                         r.notes.splice(0..0, notes.iter().cloned());
                     }
-                    SimOutput::Done(results)
+                    let summaries = results
+                        .iter()
+                        .map(|r| {
+                            r.as_ref()
+                                .map(|r| SimSummary::of(r, &cluster))
+                                .map_err(Clone::clone)
+                        })
+                        .collect();
+                    SimOutput::Done(summaries)
                 }
-                other => other,
+                Err(other) => other,
             },
         };
         if scope.send(output).await.is_err() {
@@ -209,10 +334,10 @@ async fn run(
     jobs: &[Job],
     interference: Interference,
     scope: &mut ReactorScope<SimInput, SimOutput>,
-) -> SimOutput {
+) -> Result<Vec<Result<SimResult, String>>, SimOutput> {
     let config = match config(req, interference) {
         Ok(config) => config,
-        Err(e) => return SimOutput::Failed(e),
+        Err(e) => return Err(SimOutput::Failed(e)),
     };
     let mut results = Vec::new();
     for (k, name) in req.policies.iter().enumerate() {
@@ -225,7 +350,7 @@ async fn run(
         };
         let mut sim = match Simulation::new(cluster, jobs, &config, scheduler.as_ref()) {
             Ok(sim) => sim,
-            Err(e) => return SimOutput::Failed(e.to_string()),
+            Err(e) => return Err(SimOutput::Failed(e.to_string())),
         };
         let outcome = loop {
             match sim.step(scheduler.as_mut(), ROUNDS_PER_CHUNK) {
@@ -243,12 +368,12 @@ async fn run(
                 .await
                 .is_err()
             {
-                return SimOutput::Cancelled;
+                return Err(SimOutput::Cancelled);
             }
             // Let the worker's message queue run, then look for a Cancel without waiting.
             gloo::timers::future::TimeoutFuture::new(0).await;
             if let Some(Some(SimInput::Cancel)) = scope.next().now_or_never() {
-                return SimOutput::Cancelled;
+                return Err(SimOutput::Cancelled);
             }
         };
         results.push(outcome.map(|()| {
@@ -257,7 +382,7 @@ async fn run(
             result
         }));
     }
-    SimOutput::Done(results)
+    Ok(results)
 }
 
 /// The engine's settings for a request.
@@ -358,6 +483,57 @@ mod tests {
             throughputs: None,
             share_among: String::new(),
         }
+    }
+
+    #[test]
+    fn a_summary_carries_what_the_page_draws_of_a_run() {
+        let mut req = request(
+            "v100=2,k80=2",
+            Workload::Synthetic(SyntheticConfig {
+                jobs: 12,
+                jobs_per_hour: 6.0,
+                seed: 3,
+                tenants: 2,
+                tenant_mix: Default::default(),
+            }),
+            "oef-coop",
+        );
+        req.share_among = "tenants".into();
+        let result = run_to_end(&req, 100, "").unwrap().remove(0).unwrap();
+        let cluster = prepare(&req).unwrap().cluster;
+        let s = SimSummary::of(&result, &cluster);
+        assert_eq!((s.jobs, s.completed), (12, result.jobs_completed));
+        // The CDF climbs to every finished job, at the longest JCT (hours).
+        let last = *s.jct_cdf.last().unwrap();
+        let longest = result
+            .jobs
+            .iter()
+            .filter_map(|j| j.jct_s)
+            .fold(0.0, f64::max)
+            / 3600.0;
+        assert!(
+            (last.0 - longest).abs() < 1e-9 && (last.1 - 1.0).abs() < 1e-12,
+            "{last:?}"
+        );
+        // The busy share of all 4 GPUs over time (rounds of equal length, merged in equal
+        // groups) averages to the run's utilisation, each type weighted by its 2 GPUs.
+        let mean = s.busy.iter().map(|p| p.1).sum::<f64>() / s.busy.len() as f64;
+        let expected = (result.utilization[0] + result.utilization[1]) / 2.0;
+        assert!((mean - expected).abs() < 0.02, "{mean} against {expected}");
+        assert!(s.busy.iter().all(|p| (0.0..=1.0).contains(&p.1)));
+        assert!(
+            s.notes
+                .iter()
+                .any(|n| n.starts_with("oef-coop: shared among tenants")),
+            "{:?}",
+            s.notes
+        );
+        assert!(s
+            .notes
+            .iter()
+            .any(|n| n.contains("on what tenants received, SI held at")));
+        assert_eq!(s.gantt.len(), result.gantt.len());
+        assert_eq!(s.gantt_jobs.len(), 12);
     }
 
     #[test]

@@ -174,15 +174,40 @@ fn reports(
     (reports, seconds_per_policy)
 }
 
-/// The bytes of a request or an answer between the page and the engine module: the workers'
-/// codec (yew-agent's bincode, standard configuration), so both sides reuse its code.
+/// bincode with fixed-width integers: what crosses between the page and its workers. Its
+/// decoder is simpler than the variable-width default's, which takes bytes off the page's
+/// download (BENCHMARKS.md); the messages are a little longer, which a worker's message does
+/// not notice.
+const WIRE: bincode::config::Configuration<bincode::config::LittleEndian, bincode::config::Fixint> =
+    bincode::config::standard().with_fixed_int_encoding();
+
+/// The workers' message codec (in place of yew-agent's default, bincode's standard
+/// configuration): the page's providers and the workers' registrars both name it.
+pub struct Wire;
+
+impl yew_agent::Codec for Wire {
+    fn encode<I: Serialize>(input: I) -> wasm_bindgen::JsValue {
+        js_sys::Uint8Array::from(encode(&input).as_slice()).into()
+    }
+
+    fn decode<O: for<'de> Deserialize<'de>>(input: wasm_bindgen::JsValue) -> O {
+        let bytes = js_sys::Uint8Array::from(input).to_vec();
+        match bincode::serde::decode_from_slice(&bytes, WIRE) {
+            Ok((value, _)) => value,
+            // Both ends are this build: a message that does not decode is a bug, not input.
+            Err(e) => panic!("a worker message did not decode: {e}"),
+        }
+    }
+}
+
+/// The bytes of a request or an answer between the page and its workers ([`Wire`]).
 pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(value, bincode::config::standard()).unwrap_or_default()
+    bincode::serde::encode_to_vec(value, WIRE).unwrap_or_default()
 }
 
 /// Reads what [`encode`] wrote; None for bytes that are not a `T`.
 pub fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Option<T> {
-    bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+    bincode::serde::decode_from_slice(bytes, WIRE)
         .ok()
         .map(|(value, _)| value)
 }

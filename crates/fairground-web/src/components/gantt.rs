@@ -83,6 +83,44 @@ pub fn placement_notes(bars: &[GanttBar], server_types: &[String]) -> Vec<String
         .collect()
 }
 
+/// The bars to draw: each with its lane and placement note, and a job's stretches in a row on
+/// one GPU, in the same lane with the same note and sharing, merged into one bar (the engine
+/// records a bar per round: a 40-job run is about 19,000 of them, which made the page and its
+/// accessibility checks slow).
+pub fn merged(bars: &[GanttBar], server_types: &[String]) -> Vec<(GanttBar, Lane, String)> {
+    let mut all: Vec<(GanttBar, Lane, String)> = bars
+        .iter()
+        .cloned()
+        .zip(lanes(bars))
+        .zip(placement_notes(bars, server_types))
+        .map(|((b, lane), note)| (b, lane, note))
+        .collect();
+    all.sort_by(|(a, _, _), (b, _, _)| {
+        (a.server, a.gpu, a.job, a.copy)
+            .cmp(&(b.server, b.gpu, b.job, b.copy))
+            .then(a.t0.total_cmp(&b.t0))
+    });
+    let mut out: Vec<(GanttBar, Lane, String)> = Vec::with_capacity(all.len());
+    for (b, lane, note) in all {
+        if let Some((last, last_lane, last_note)) = out.last_mut() {
+            let same = (last.server, last.gpu, last.job, last.copy)
+                == (b.server, b.gpu, b.job, b.copy)
+                && *last_lane == lane
+                && *last_note == note
+                && last.slowdown == b.slowdown
+                && last.accumulation == b.accumulation
+                && (last.cpus, last.mem_gb) == (b.cpus, b.mem_gb)
+                && (b.t0 - last.t1).abs() < 1e-6;
+            if same {
+                last.t1 = b.t1;
+                continue;
+            }
+        }
+        out.push((b, lane, note));
+    }
+    out
+}
+
 /// The models of `jobs` in order of first appearance, for colours and the legend.
 pub fn models(jobs: &[GanttJob]) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
@@ -134,9 +172,9 @@ pub fn Gantt(p: &GanttProps) -> Html {
                 <g class="tick"><line class="grid" x1={x.map(t).to_string()} x2={x.map(t).to_string()} y1={top.to_string()} y2={bottom.to_string()} />
                 <text x={x.map(t).to_string()} y={(bottom + 16.0).to_string()} text-anchor="middle">{ tick_label(t) }</text></g>
             }) }
-            { for p.bars.iter().zip(lanes(&p.bars)).zip(placement_notes(&p.bars, &p.server_types)).map(|((b, lane), held)| {
+            { for merged(&p.bars, &p.server_types).into_iter().map(|(b, lane, held)| {
                 let (x0, x1) = (x.map(b.t0 / 3600.0), x.map(b.t1 / 3600.0));
-                let y = top + row_of(b) as f64 * row_h + 1.0;
+                let y = top + row_of(&b) as f64 * row_h + 1.0;
                 let half = (row_h - 2.0) / 2.0;
                 let (y, height, mut class) = match lane {
                     Lane::Full => (y, row_h - 2.0, "gantt-bar".to_string()),
@@ -218,6 +256,29 @@ mod tests {
                 ", copy 1 of 2",
                 ", copy 2 of 2",
                 ""
+            ]
+        );
+    }
+
+    #[test]
+    fn a_job_s_stretches_in_a_row_on_one_gpu_merge() {
+        let types: Vec<String> = vec!["v100".into()];
+        let bars = [
+            bar(1, 0, 0.0, 60.0, false),
+            bar(1, 0, 60.0, 120.0, false),
+            bar(1, 0, 180.0, 240.0, false), // after a gap: its own bar
+            bar(2, 0, 240.0, 300.0, false),
+            bar(2, 0, 300.0, 360.0, true), // now sharing the GPU: its own bar
+        ];
+        let m = merged(&bars, &types);
+        let spans: Vec<(usize, f64, f64)> = m.iter().map(|(b, _, _)| (b.job, b.t0, b.t1)).collect();
+        assert_eq!(
+            spans,
+            [
+                (1, 0.0, 120.0),
+                (1, 180.0, 240.0),
+                (2, 240.0, 300.0),
+                (2, 300.0, 360.0)
             ]
         );
     }

@@ -1,8 +1,6 @@
 use super::sim_form::{Field, FormAction, FormState, Generator, TraceFile, FAMILIES, RECIPES};
 use super::{ChartFrame, Gantt, LineChart};
-use crate::components::line_chart::{cdf, downsample};
-use crate::sim_worker::{SimInput, SimOutput, SimulateReactor};
-use fairground_sim::metrics::SimResult;
+use crate::sim_worker::{SimInput, SimOutput, SimSummary, SimulateReactor};
 use fairground_sim::Cluster;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -24,7 +22,7 @@ pub enum RunState {
         progress: Vec<(usize, usize)>,
     },
     Done {
-        results: Rc<Vec<Result<SimResult, String>>>,
+        results: Rc<Vec<Result<SimSummary, String>>>,
         cluster: Cluster,
     },
     Failed(String),
@@ -399,97 +397,29 @@ fn run_view(state: &RunState) -> Html {
     }
 }
 
-fn results_view(results: &Rc<Vec<Result<SimResult, String>>>, cluster: &Cluster) -> Html {
-    let ok: Vec<&SimResult> = results.iter().flatten().collect();
+fn results_view(results: &Rc<Vec<Result<SimSummary, String>>>, cluster: &Cluster) -> Html {
+    let ok: Vec<&SimSummary> = results.iter().flatten().collect();
     let failures: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-    // Each policy's own notes, and the trace reader's report once (every result carries it).
-    let mut notes: Vec<String> = Vec::new();
-    for r in &ok {
-        if r.jobs_unfinished > 0 {
-            notes.push(format!(
-                "{}: stopped once the measured jobs finished; {} other jobs were still running or \
-                 waiting (not in the all-jobs figures)",
-                r.policy, r.jobs_unfinished
-            ));
-        }
-        for n in &r.notes {
-            if !notes.contains(n) {
-                notes.push(n.clone());
-            }
-        }
-        if !r.parties.is_empty() && r.parties != "jobs" {
-            notes.push(format!("{}: shared among {}", r.policy, r.parties));
-        }
-        if let Some(f) = &r.tenant_fairness {
-            let sum = |v: &[usize]| v.iter().sum::<usize>();
-            let gain = f.mean_split_gain.iter().copied().fold(0.0, f64::max);
-            notes.push(format!(
-                "{}: on what tenants received, SI held at {} of {} judged (tenant, recomputation) \
-                 pairs and EF at {}; by the utility the policy solved with, SI {} and EF {} of {}; \
-                 the split gained tenants up to {:.1}%",
-                r.policy,
-                sum(&f.si_held),
-                sum(&f.judged),
-                sum(&f.ef_held),
-                sum(&f.linear_si_held),
-                sum(&f.linear_ef_held),
-                sum(&f.recomputations),
-                100.0 * (gain - 1.0)
-            ));
+    // Each policy's notes, and the trace reader's report once (every result carries it).
+    let mut notes: Vec<&str> = Vec::new();
+    for n in ok.iter().flat_map(|r| &r.notes) {
+        if !notes.contains(&n.as_str()) {
+            notes.push(n);
         }
     }
-    let cdfs: Vec<(String, Vec<(f64, f64)>)> = ok
-        .iter()
-        .map(|r| {
-            let jcts: Vec<f64> = r
-                .jobs
-                .iter()
-                .filter_map(|j| j.jct_s.map(|s| s / 3600.0))
-                .collect();
-            (r.policy.clone(), downsample(&cdf(&jcts), 600))
-        })
-        .collect();
-    let gpus: Vec<f64> = (0..cluster.types.len())
-        .map(|j| f64::from(cluster.gpus_of_type(j)))
-        .collect();
-    let total: f64 = gpus.iter().sum();
-    let utilisation: Vec<(String, Vec<(f64, f64)>)> = ok
-        .iter()
-        .map(|r| {
-            let points: Vec<(f64, f64)> = r
-                .utilization_over_time
-                .iter()
-                .map(|s| {
-                    (
-                        (s.t0 + s.t1) / 7200.0,
-                        s.busy.iter().zip(&gpus).map(|(b, n)| b * n).sum::<f64>() / total.max(1.0),
-                    )
-                })
-                .collect();
-            (r.policy.clone(), downsample(&points, 300))
-        })
-        .collect();
-    let cpu_mem: Vec<(String, Vec<(f64, f64)>)> = ok
-        .iter()
-        .flat_map(|r| {
-            let pick = |k: usize| -> Vec<(f64, f64)> {
-                let points: Vec<(f64, f64)> = r
-                    .cpu_mem_over_time
-                    .iter()
-                    .map(|s| {
-                        (
-                            (s.t0 + s.t1) / 7200.0,
-                            s.busy.get(k).copied().unwrap_or(0.0),
-                        )
-                    })
-                    .collect();
-                downsample(&points, 300)
-            };
-            [
-                (format!("{} CPU", r.policy), pick(0)),
-                (format!("{} memory", r.policy), pick(1)),
-            ]
-        })
+    let series = |pick: fn(&SimSummary) -> &Vec<(f64, f64)>,
+                  suffix: &str|
+     -> Vec<(String, Vec<(f64, f64)>)> {
+        ok.iter()
+            .map(|r| (format!("{}{suffix}", r.policy), pick(r).clone()))
+            .collect()
+    };
+    let cdfs = series(|r| &r.jct_cdf, "");
+    let utilisation = series(|r| &r.busy, "");
+    let cpu_mem: Vec<(String, Vec<(f64, f64)>)> = series(|r| &r.cpu, " CPU")
+        .into_iter()
+        .zip(series(|r| &r.mem, " memory"))
+        .flat_map(|(a, b)| [a, b])
         .collect();
     let measured = ok.iter().find_map(|r| r.measured.as_ref());
     let hours = |s: f64| format!("{:.2}", s / 3600.0);
@@ -512,8 +442,8 @@ fn results_view(results: &Rc<Vec<Result<SimResult, String>>>, cluster: &Cluster)
                 </tr></thead>
                 <tbody>{ for ok.iter().map(|r| html! {
                     <tr data-policy={r.policy.clone()}>
-                        <td>{ &r.policy }</td><td class="done">{ r.jobs_completed }</td>
-                        <td class="unschedulable">{ r.jobs_unschedulable.len() }</td><td class="avg-jct" data-seconds={r.avg_jct_s.to_string()}>{ hours(r.avg_jct_s) }</td>
+                        <td>{ &r.policy }</td><td class="done">{ r.completed }</td>
+                        <td class="unschedulable">{ r.unschedulable }</td><td class="avg-jct" data-seconds={r.avg_jct_s.to_string()}>{ hours(r.avg_jct_s) }</td>
                         <td>{ hours(r.median_jct_s) }</td><td>{ hours(r.p99_jct_s) }</td><td>{ hours(r.makespan_s) }</td>
                         <td>{ format!("{:.3}", r.avg_rho) }</td>
                         { for r.utilization.iter().map(|u| html! { <td>{ format!("{u:.3}") }</td> }) }
@@ -528,7 +458,7 @@ fn results_view(results: &Rc<Vec<Result<SimResult, String>>>, cluster: &Cluster)
             </table>
             if !notes.is_empty() {
                 <ul class="notice sim-notes" data-testid="sim-notes">
-                    { for notes.iter().map(|n| html! { <li>{ n.as_str() }</li> }) }
+                    { for notes.iter().map(|n| html! { <li>{ *n }</li> }) }
                 </ul>
             }
             <ChartFrame title="Job completion time, CDF" file="jct-cdf" export=true>
@@ -547,7 +477,7 @@ fn results_view(results: &Rc<Vec<Result<SimResult, String>>>, cluster: &Cluster)
 
 #[derive(Properties, PartialEq)]
 struct GanttPanelProps {
-    results: Rc<Vec<Result<SimResult, String>>>,
+    results: Rc<Vec<Result<SimSummary, String>>>,
     cluster: Cluster,
 }
 
@@ -556,7 +486,7 @@ struct GanttPanelProps {
 #[component]
 fn GanttPanel(p: &GanttPanelProps) -> Html {
     let chosen = use_state(|| 0usize);
-    let drawn: Vec<&SimResult> = p
+    let drawn: Vec<&SimSummary> = p
         .results
         .iter()
         .flatten()
@@ -567,7 +497,7 @@ fn GanttPanel(p: &GanttPanelProps) -> Html {
             .results
             .iter()
             .flatten()
-            .map(|r| r.jobs.len())
+            .map(|r| r.jobs)
             .max()
             .unwrap_or(0);
         let most = fairground_sim::config::SimConfig::default().gantt_max_jobs;

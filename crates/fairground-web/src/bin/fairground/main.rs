@@ -25,11 +25,15 @@ fn main() {
 /// Called by www/solve-worker.js inside the playground's solve worker (not for pages).
 #[wasm_bindgen(js_name = startSolveWorker)]
 pub fn start_solve_worker() {
-    fairground_web::worker::SolveTask::registrar().register();
+    fairground_web::worker::SolveTask::registrar()
+        .encoding::<fairground_web::worker::Wire>()
+        .register();
 }
 
 /// Called by www/sim-worker.js inside the playground's simulation worker (not for pages).
 #[wasm_bindgen(js_name = startSimWorker)]
 pub fn start_sim_worker() {
-    fairground_web::sim_worker::SimulateReactor::registrar().register();
+    fairground_web::sim_worker::SimulateReactor::registrar()
+        .encoding::<fairground_web::worker::Wire>()
+        .register();
 }
