@@ -294,6 +294,23 @@ fn Playground(props: &PlaygroundProps) -> Html {
         );
     }
 
+    // The draft as it is when the page goes away (a reload, a closed tab): the effect above saves
+    // after each render, which a reload right after a keystroke can beat.
+    {
+        let latest = use_mut_ref(|| None::<(crate::draft::Draft, String)>);
+        *latest.borrow_mut() = Some((state.draft.clone(), state.policy.clone()));
+        use_effect_with((), move |_| {
+            let listener = (!embed).then(|| {
+                gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
+                    if let Some((draft, policy)) = &*latest.borrow() {
+                        storage::save(draft, policy);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+
     let presenting = use_state(|| false);
     crate::present::use_presenter_keys(state.clone(), presenting.clone());
     crate::components::use_undo_keys(state.dispatcher(), !*simulating && !embed);
