@@ -38,12 +38,7 @@ pub fn Scatter(p: &ScatterProps) -> Html {
             (label.clone(), x.map(finite(*px)), y.map(finite(*py)), title)
         })
         .collect();
-    let plot = Rect {
-        x: left,
-        y: top - 4.0,
-        w: w - left - 4.0,
-        h: h - bottom - top + 4.0,
-    };
+    let plot = label_area(w, h, left, top, bottom);
     let mut families: Vec<Family> = p.points.iter().map(|q| family_of(&q.0)).collect();
     families.sort_by_key(|f| FAMILIES.iter().position(|g| g.0 == *f));
     families.dedup();
@@ -72,6 +67,17 @@ pub fn Scatter(p: &ScatterProps) -> Html {
             <text class="axis-label" x={((left + w) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">{ p.x_label.clone() }</text>
             <text class="axis-label" transform={format!("translate(14, {}) rotate(-90)", (h - bottom + top) / 2.0)} text-anchor="middle">{ p.y_label.clone() }</text>
         </svg>
+    }
+}
+
+/// Where a chart's point labels may go: its plot, from the left axis to the right edge and
+/// from just above the top grid line to the x axis (`w` x `h`, margins `left`, `top`, `bottom`).
+pub fn label_area(w: f64, h: f64, left: f64, top: f64, bottom: f64) -> Rect {
+    Rect {
+        x: left,
+        y: top - 4.0,
+        w: w - left - 4.0,
+        h: h - bottom - top + 4.0,
     }
 }
 

@@ -1,8 +1,7 @@
-use super::compare::labelled_points;
+use super::compare::{label_area, labelled_points};
 use crate::palette::type_colour;
 use crate::scale::{legend_layout, nice_ticks, range_ticks, LinearScale};
 use crate::svg::SvgRender;
-use fairground_chart::labels::Rect;
 use fairground_chart::line::{grid_and_ticks, legend_entries};
 use fairground_core::frontier::Frontier;
 use std::rc::Rc;
@@ -59,12 +58,7 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
             )
         })
         .collect();
-    let plot = Rect {
-        x: left,
-        y: top - 4.0,
-        w: w - left - 4.0,
-        h: h - bottom - top + 4.0,
-    };
+    let plot = label_area(w, h, left, top, bottom);
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid="frontier-chart"
              aria-label="most efficient allocation against the relaxation eps of each guarantee">
