@@ -68,3 +68,74 @@ test('a click on a point or a name opens that policy', async ({ page }) => {
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
   await expect(page.getByTestId('policy-select')).toHaveValue('gavel-max-sum');
 });
+
+// Every chart has its numbers as a table behind "Table" (issue 47's text alternative), and the
+// table says what the chart draws.
+const tableOf = async (page, testid) => {
+  const figure = page.locator('figure.chart', { has: page.getByTestId(testid) });
+  await figure.getByTestId('chart-table').locator('summary').click();
+  const table = figure.getByTestId('chart-table').locator('table');
+  await expect(table).toBeVisible();
+  return table.evaluate((t) => [...t.rows].map((r) => [...r.cells].map((c) => c.textContent)));
+};
+
+test('every chart of a policy has its numbers as a table', async ({ page }) => {
+  await openFresh(page);
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  // Every chart on the page offers one.
+  const charts = await page.locator('figure.chart').count();
+  await expect(page.locator('figure.chart [data-testid=chart-table]')).toHaveCount(charts);
+  const tenants = await page.locator('[data-testid=utility-chart] .utility-row').count();
+
+  const allocation = await tableOf(page, 'allocation-chart');
+  expect(allocation[0]).toEqual(['tenant', 'k80', 'p100', 'v100', 'all types']);
+  expect(allocation.length - 1).toBe(tenants);
+  for (const row of allocation.slice(1)) {
+    const [k80, p100, v100, all] = row.slice(1).map(Number);
+    expect(Math.abs(k80 + p100 + v100 - all)).toBeLessThan(0.002);
+  }
+  // In all, the table hands out no more than the 4 GPUs of each type the default scenario has.
+  for (const j of [1, 2, 3]) {
+    const held = allocation.slice(1).reduce((s, r) => s + Number(r[j]), 0);
+    expect(held).toBeLessThanOrEqual(4 + 0.01);
+  }
+
+  const utility = await tableOf(page, 'utility-chart');
+  expect(utility[0]).toEqual(['tenant', 'utility u_i', 'target u_i(e_i)', 'ratio']);
+  for (const row of utility.slice(1)) {
+    const [u, target, ratio] = row.slice(1).map(Number);
+    expect(Math.abs(u / target - ratio)).toBeLessThan(0.001);
+  }
+
+  const envy = await tableOf(page, 'envy-heatmap');
+  expect(envy.length - 1).toBe(tenants);
+  envy.slice(1).forEach((row, i) => expect(row[i + 1]).toBe('own'));
+});
+
+test('the simulation charts have their numbers as tables', async ({ page }) => {
+  await openFresh(page);
+  await page.getByTestId('tab-simulation').click();
+  await page.getByTestId('sim-run').click();
+  await expect(page.locator('[data-testid=sim-table] tbody tr')).toHaveCount(3, { timeout: 60_000 });
+  // By the last JCT every policy has finished all the jobs it ran: the CDF's last row is 1.
+  const cdf = await tableOf(page, 'jct-cdf');
+  expect(cdf[0]).toEqual(['JCT (hours)', 'fifo', 'gavel-las', 'oef-coop']);
+  expect(cdf.length).toBe(12);
+  expect(cdf.at(-1).slice(1)).toEqual(['1.00', '1.00', '1.00']);
+  const busy = await tableOf(page, 'utilisation');
+  for (const row of busy.slice(1)) {
+    for (const cell of row.slice(1).filter((c) => c !== '')) {
+      expect(Number(cell)).toBeGreaterThanOrEqual(0);
+      expect(Number(cell)).toBeLessThanOrEqual(1);
+    }
+  }
+  // The Gantt table lists each job that ran under the chosen policy, with its model.
+  const gantt = await tableOf(page, 'gantt');
+  expect(gantt[0].slice(0, 4)).toEqual(['job', 'model', 'tenant', 'GPUs']);
+  const done = Number(await page.locator('[data-testid=sim-table] tr[data-policy="fifo"] td.done').textContent());
+  expect(gantt.length - 1).toBe(done);
+  for (const row of gantt.slice(1)) {
+    expect(row[1]).not.toBe('');
+    expect(Number(row[5])).toBeGreaterThan(Number(row[4]));
+  }
+});

@@ -1,5 +1,6 @@
 //! Charts as data, with no web dependency: an SVG element tree ([`svg::SvgNode`]), the scale math
-//! ([`scale`]), the palette ([`palette`]) and the line/CDF chart ([`line`]). The playground draws
+//! ([`scale`]), the palette ([`palette`]) and the line/CDF chart ([`line`]) and
+//! each chart's numbers as a table ([`table`]). The playground draws
 //! them through Yew or the DOM, the CLI writes them as `.svg` files.
 
 pub mod labels;
@@ -7,3 +8,4 @@ pub mod line;
 pub mod palette;
 pub mod scale;
 pub mod svg;
+pub mod table;

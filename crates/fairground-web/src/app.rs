@@ -1,6 +1,7 @@
 use crate::components::{
-    AllocationChart, Badges, ChartFrame, CompareTable, Editor, EnvyHeatmap, FrontierChart,
-    MarketPanel, Scatter, SharedPanel, SimulateTab, TradesPanel, UtilityChart,
+    allocation_table, envy_table, utility_table, AllocationChart, Badges, ChartFrame, CompareTable,
+    Editor, EnvyHeatmap, FrontierChart, MarketPanel, Scatter, SharedPanel, SimulateTab,
+    TradesPanel, UtilityChart,
 };
 use crate::explain::Glossary;
 use crate::present::Scheme;
@@ -680,15 +681,18 @@ fn single_view(state: &UseReducerHandle<AppState>, results: &Results, r: PolicyR
             if !r.shared.is_empty() {
                 <SharedPanel instance={instance.clone()} shared={r.shared.clone()} />
             }
-            <ChartFrame title={if r.shared.is_empty() { "GPUs held per tenant, by type" } else { "GPUs held alone per tenant, by type" }} file={format!("allocation-{}", r.policy)} export=true>
+            <ChartFrame title={if r.shared.is_empty() { "GPUs held per tenant, by type" } else { "GPUs held alone per tenant, by type" }} file={format!("allocation-{}", r.policy)} export=true
+                        table={Rc::new(allocation_table(&r.tenants, &r.gpu_types, &r.allocation.gpus))}>
                 <AllocationChart instance={instance} allocation={Rc::new(r.allocation.clone())} />
             </ChartFrame>
-            <ChartFrame title="Utility against the sharing-incentive line" file={format!("utility-{}", r.policy)} export=true>
+            <ChartFrame title="Utility against the sharing-incentive line" file={format!("utility-{}", r.policy)} export=true
+                        table={Rc::new(utility_table(&r.tenants, &r.utility, &r.metrics.si_target))}>
                 <UtilityChart tenants={r.tenants.clone()} utility={r.utility.clone()} si_target={r.metrics.si_target.clone()} />
             </ChartFrame>
             // Envy between bundles with shared GPUs is not defined (the EF badge says why).
             if r.properties.envy_freeness.holds.is_some() {
-                <ChartFrame title="Envy per unit of weight: row envies column (vermillion envy, blue none, grey not constrained)" file={format!("envy-{}", r.policy)} export=true>
+                <ChartFrame title="Envy per unit of weight: row envies column (vermillion envy, blue none, grey not constrained)" file={format!("envy-{}", r.policy)} export=true
+                            table={Rc::new(envy_table(&r.tenants, &r.metrics.envy))}>
                     <EnvyHeatmap tenants={r.tenants.clone()} envy={r.metrics.envy.clone()} />
                 </ChartFrame>
             }

@@ -2,6 +2,7 @@ use super::shorten;
 use crate::palette::type_colour;
 use crate::scale::{nice_ticks, tick_label, LinearScale};
 use crate::svg::{SvgNode, SvgRender};
+use fairground_chart::table::{grid, DataTable};
 use fairground_core::{Allocation, Instance};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -141,6 +142,19 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -
         )
 }
 
+/// The allocation chart's numbers: GPUs of each type per tenant, and in all.
+pub fn allocation_table(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -> DataTable {
+    let mut columns = types.to_vec();
+    columns.push("all types".into());
+    grid("tenant", tenants, &columns, |i, j| {
+        let held = gpus[i]
+            .get(j)
+            .copied()
+            .unwrap_or_else(|| gpus[i].iter().sum());
+        format!("{held:.3}")
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,5 +188,17 @@ mod tests {
             segments[2].children[0].text.as_deref(),
             Some("<b>B</b> on v100: 1.5000 GPUs")
         );
+    }
+
+    #[test]
+    fn allocation_table_lists_each_type_and_the_total() {
+        let t = super::allocation_table(
+            &["a".into(), "b".into()],
+            &["V100".into(), "K80".into()],
+            &[vec![1.5, 0.0], vec![0.25, 2.0]],
+        );
+        assert_eq!(t.head, ["tenant", "V100", "K80", "all types"]);
+        assert_eq!(t.rows[0], ["a", "1.500", "0.000", "1.500"]);
+        assert_eq!(t.rows[1], ["b", "0.250", "2.000", "2.250"]);
     }
 }

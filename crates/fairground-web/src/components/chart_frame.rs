@@ -1,4 +1,6 @@
 use crate::export;
+use fairground_chart::table::DataTable;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -9,9 +11,13 @@ pub struct ChartFrameProps {
     pub children: Html,
     #[prop_or_default]
     pub export: bool,
+    /// The chart's numbers, shown on demand below it: the chart's text alternative.
+    #[prop_or_default]
+    pub table: Option<Rc<DataTable>>,
 }
 
-/// A titled chart with SVG and PNG export buttons for the `<svg>` inside it.
+/// A titled chart with SVG and PNG export buttons for the `<svg>` inside it, and its numbers as
+/// a table behind a "Table" disclosure.
 #[component]
 pub fn ChartFrame(p: &ChartFrameProps) -> Html {
     let node = use_node_ref();
@@ -48,6 +54,24 @@ pub fn ChartFrame(p: &ChartFrameProps) -> Html {
                 }
             </figcaption>
             { p.children.clone() }
+            if let Some(t) = &p.table {
+                <details class="chart-table" data-testid="chart-table">
+                    <summary>{ "Table" }</summary>
+                    <div class="table-scroll">
+                        <table>
+                            <caption>{ p.title.clone() }</caption>
+                            <thead><tr>{ for t.head.iter().map(|h| html! { <th scope="col">{ h }</th> }) }</tr></thead>
+                            <tbody>{ for t.rows.iter().map(|row| html! {
+                                <tr>{ for row.iter().enumerate().map(|(j, c)| if j == 0 {
+                                    html! { <th scope="row">{ c }</th> }
+                                } else {
+                                    html! { <td>{ c }</td> }
+                                }) }</tr>
+                            }) }</tbody>
+                        </table>
+                    </div>
+                </details>
+            }
         </figure>
     }
 }

@@ -1,4 +1,5 @@
 use crate::palette::envy_colour;
+use fairground_chart::table::{grid, DataTable};
 use fairground_core::EnvyMatrix;
 use yew::prelude::*;
 
@@ -62,4 +63,18 @@ pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
             }) }
         </svg>
     }
+}
+
+/// The heatmap's numbers: row i, column k is how much more i values k's bundle than its own per
+/// unit of weight ("own" on the diagonal, "exempt" where EF does not constrain the pair).
+pub fn envy_table(tenants: &[String], envy: &EnvyMatrix) -> DataTable {
+    grid("envies →", tenants, tenants, |i, k| {
+        if i == k {
+            "own".into()
+        } else if !envy.required[i][k] {
+            "exempt".into()
+        } else {
+            format!("{:.4}", envy.envy[i][k])
+        }
+    })
 }

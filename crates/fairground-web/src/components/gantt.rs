@@ -3,6 +3,7 @@ use crate::scale::legend_layout;
 use crate::scale::{nice_ticks, tick_label, LinearScale};
 use crate::svg::SvgRender;
 use fairground_chart::line::legend_entries;
+use fairground_chart::table::DataTable;
 use fairground_sim::metrics::{GanttBar, GanttJob};
 use yew::prelude::*;
 
@@ -214,6 +215,55 @@ pub fn Gantt(p: &GanttProps) -> Html {
     }
 }
 
+/// The Gantt chart's numbers, one row per job that ran: its model, tenant and GPUs asked, when it
+/// first started and last stopped, the GPU-hours its bars cover, and the GPU types it ran on.
+pub fn gantt_table(bars: &[GanttBar], jobs: &[GanttJob], server_types: &[String]) -> DataTable {
+    let head = [
+        "job",
+        "model",
+        "tenant",
+        "GPUs",
+        "started (h)",
+        "ended (h)",
+        "GPU-hours",
+        "on",
+    ];
+    let mut ids: Vec<usize> = bars.iter().map(|b| b.job).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let rows = ids
+        .into_iter()
+        .map(|id| {
+            let own = bars.iter().filter(|b| b.job == id);
+            let start = own.clone().map(|b| b.t0).fold(f64::INFINITY, f64::min);
+            let end = own.clone().map(|b| b.t1).fold(0.0, f64::max);
+            let held: f64 = own.clone().map(|b| b.t1 - b.t0).sum();
+            let mut on: Vec<&str> = Vec::new();
+            for b in own {
+                let ty = server_types.get(b.server).map_or("?", String::as_str);
+                if !on.contains(&ty) {
+                    on.push(ty);
+                }
+            }
+            let job = jobs.iter().find(|j| j.id == id);
+            vec![
+                id.to_string(),
+                job.map_or(String::new(), |j| j.model.clone()),
+                job.map_or(String::new(), |j| j.tenant.clone()),
+                job.map_or(String::new(), |j| j.gpus.to_string()),
+                format!("{:.2}", start / 3600.0),
+                format!("{:.2}", end / 3600.0),
+                format!("{:.2}", held / 3600.0),
+                on.join(", "),
+            ]
+        })
+        .collect();
+    DataTable {
+        head: head.map(String::from).to_vec(),
+        rows,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +344,41 @@ mod tests {
         assert_eq!(
             lanes(&bars),
             [Lane::Full, Lane::Bottom, Lane::Top, Lane::Top]
+        );
+    }
+
+    #[test]
+    fn gantt_table_sums_each_job_over_its_bars() {
+        // Job 3 holds two GPUs for an hour, then one for half an hour on the second server.
+        let types: Vec<String> = ["v100", "k80"].map(String::from).to_vec();
+        let mut bars = vec![bar(3, 0, 0.0, 3600.0, false), bar(3, 1, 0.0, 3600.0, false)];
+        bars.push(GanttBar {
+            server: 1,
+            ..bar(3, 0, 3600.0, 5400.0, false)
+        });
+        bars.push(bar(1, 2, 1800.0, 2700.0, false));
+        let jobs = vec![GanttJob {
+            id: 3,
+            model: "ResNet-50".into(),
+            tenant: "vision".into(),
+            gpus: 2,
+            rate: vec![1.0, 0.5],
+        }];
+        let t = gantt_table(&bars, &jobs, &types);
+        assert_eq!(t.head[0], "job");
+        assert_eq!(t.rows[0], ["1", "", "", "", "0.50", "0.75", "0.25", "v100"]);
+        assert_eq!(
+            t.rows[1],
+            [
+                "3",
+                "ResNet-50",
+                "vision",
+                "2",
+                "0.00",
+                "1.50",
+                "2.50",
+                "v100, k80"
+            ]
         );
     }
 }

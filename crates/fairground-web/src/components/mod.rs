@@ -17,20 +17,22 @@ mod simulate_tab;
 mod trades;
 mod utility_chart;
 
-pub use allocation_chart::{allocation_svg, AllocationChart, AllocationChartProps};
+pub use allocation_chart::{
+    allocation_svg, allocation_table, AllocationChart, AllocationChartProps,
+};
 pub use badges::Badges;
 pub use chart_frame::ChartFrame;
 pub use compare::{CompareTable, Scatter};
 pub use editor::{use_undo_keys, Editor};
-pub use envy_heatmap::EnvyHeatmap;
+pub use envy_heatmap::{envy_table, EnvyHeatmap};
 pub use frontier_chart::FrontierChart;
-pub use gantt::Gantt;
+pub use gantt::{gantt_table, Gantt};
 pub use line_chart::LineChart;
 pub use market::MarketPanel;
 pub use shared_gpus::SharedPanel;
 pub use simulate_tab::SimulateTab;
 pub use trades::TradesPanel;
-pub use utility_chart::UtilityChart;
+pub use utility_chart::{utility_table, UtilityChart};
 
 /// Keeps long user-given names from overrunning a chart; the full name stays in the tooltip.
 pub fn shorten(name: &str, max_chars: usize) -> String {

@@ -1,6 +1,8 @@
+use super::line_chart::Series;
 use super::sim_form::{Field, FormAction, FormState, Generator, TraceFile, FAMILIES, RECIPES};
-use super::{ChartFrame, Gantt, LineChart};
+use super::{gantt_table, ChartFrame, Gantt, LineChart};
 use crate::sim_worker::{SimInput, SimOutput, SimSummary, SimulateReactor};
+use fairground_chart::table::{sampled, DataTable};
 use fairground_sim::Cluster;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -461,18 +463,27 @@ fn results_view(results: &Rc<Vec<Result<SimSummary, String>>>, cluster: &Cluster
                     { for notes.iter().map(|n| html! { <li>{ *n }</li> }) }
                 </ul>
             }
-            <ChartFrame title="Job completion time, CDF" file="jct-cdf" export=true>
+            <ChartFrame title="Job completion time, CDF" file="jct-cdf" export=true table={line_table(&cdfs, "JCT (hours)")}>
                 <LineChart series={cdfs} x_label="JCT (hours)" y_label="share of jobs" testid="jct-cdf" />
             </ChartFrame>
-            <ChartFrame title="GPU utilisation over time (all types)" file="utilisation" export=true>
+            <ChartFrame title="GPU utilisation over time (all types)" file="utilisation" export=true table={line_table(&utilisation, "time (hours)")}>
                 <LineChart series={utilisation} x_label="time (hours)" y_label="busy share of GPUs" testid="utilisation" />
             </ChartFrame>
-            <ChartFrame title="CPU and memory booked over time" file="cpu-memory" export=true>
+            <ChartFrame title="CPU and memory booked over time" file="cpu-memory" export=true table={line_table(&cpu_mem, "time (hours)")}>
                 <LineChart series={cpu_mem} x_label="time (hours)" y_label="share of the cluster's CPUs / memory" testid="cpu-memory" />
             </ChartFrame>
             <GanttPanel results={results.clone()} cluster={cluster.clone()} />
         </div>
     }
+}
+
+/// A line chart's numbers: each line read at 11 evenly spaced x values (see [`sampled`]).
+fn line_table(lines: &[(String, Vec<(f64, f64)>)], x_name: &str) -> Rc<DataTable> {
+    let series: Vec<Series> = lines
+        .iter()
+        .map(|(label, points)| Series::new(label.clone(), points.clone()))
+        .collect();
+    Rc::new(sampled(&series, x_name, 11, 2))
 }
 
 #[derive(Properties, PartialEq)]
@@ -528,8 +539,9 @@ fn GanttPanel(p: &GanttPanelProps) -> Html {
                     { for drawn.iter().map(|d| html! { <option selected={d.policy == r.policy}>{ d.policy.clone() }</option> }) }
                 </select>
             </label>
-            <ChartFrame title={format!("GPUs over time under {}", r.policy)} file="gantt" export=true>
-                <Gantt bars={r.gantt.clone()} jobs={r.gantt_jobs.clone()} {server_types} types={p.cluster.types.clone()} />
+            <ChartFrame title={format!("GPUs over time under {}", r.policy)} file="gantt" export=true
+                        table={Rc::new(gantt_table(&r.gantt, &r.gantt_jobs, &server_types))}>
+                <Gantt bars={r.gantt.clone()} jobs={r.gantt_jobs.clone()} server_types={server_types.clone()} types={p.cluster.types.clone()} />
             </ChartFrame>
         </>
     }

@@ -1,4 +1,5 @@
 use crate::scale::{nice_ticks, tick_label, LinearScale};
+use fairground_chart::table::{grid, DataTable};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -66,4 +67,13 @@ pub fn UtilityChart(p: &UtilityChartProps) -> Html {
             </text>
         </svg>
     }
+}
+
+/// The utility chart's numbers: each tenant's utility, its sharing-incentive target and their ratio.
+pub fn utility_table(tenants: &[String], utility: &[f64], si_target: &[f64]) -> DataTable {
+    let columns = ["utility u_i", "target u_i(e_i)", "ratio"].map(String::from);
+    grid("tenant", tenants, &columns, |i, j| {
+        let (u, target) = (utility[i], si_target[i]);
+        format!("{:.4}", [u, target, u / target][j])
+    })
 }
