@@ -100,12 +100,15 @@ pub struct SimulateArgs {
     /// `weight` column).
     #[arg(long, value_name = "NAME=W,...")]
     tenant_weights: Option<String>,
-    /// Gavel's throughput file (simulation_throughputs.json); default: the small built-in table
-    /// (six models; multi-GPU rates assume perfect scaling).
-    #[arg(long)]
+    /// Gavel's throughput file (simulation_throughputs.json), or a built-in table by name:
+    /// `gavel` (the default: Gavel's six models on K80, P100 and V100) or `todays-gpus` (ten
+    /// models Lambda measured on h100, a100-80, a100-40, rtx6000-ada, a10 and v100). Built-in
+    /// multi-GPU rates assume perfect scaling.
+    #[arg(long, value_name = "FILE|gavel|todays-gpus")]
     throughputs: Option<PathBuf>,
-    /// GB of memory per GPU by type, e.g. v100=16,k80=12 (defaults: k80 12, a100 40, a6000 48,
-    /// any other 16), checked where two jobs share a GPU (sjf-bsbf, sjf-ffs).
+    /// GB of memory per GPU by type, e.g. v100=16,k80=12 (defaults: k80 12, a100/a100-40 40,
+    /// h100 and a100-80 80, a6000/rtx6000-ada 48, a10/l4 24, any other 16), checked where two
+    /// jobs share a GPU (sjf-bsbf, sjf-ffs).
     #[arg(long, value_name = "TYPE=GB,...")]
     gpu_memory: Option<String>,
     /// GPUs per type, e.g. v100=4,p100=4,k80=4, on servers of --server-shape. Required, except
@@ -212,12 +215,21 @@ pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
     let mut tenant_weights = BTreeMap::new();
     // Whether the workload's models are drawn (synthetic, public traces): a tenant mix applies.
     let mut models_drawn = a.synthetic.is_some();
-    let (table, interference) = match &a.throughputs {
-        Some(path) => {
+    let builtin = a
+        .throughputs
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .and_then(|name| ThroughputTable::named(name).map(|t| (name, t)));
+    if let Some((name, _)) = &builtin {
+        fairground_sim::throughputs::check_sharing(name, &a.policies).map_err(|e| e.to_string())?;
+    }
+    let (table, interference) = match (&a.throughputs, builtin) {
+        (_, Some((_, table))) => (table, Interference::default()),
+        (Some(path), None) => {
             let text = read(path)?;
             read_gavel_file(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
-        None => (ThroughputTable::builtin(), Interference::default()),
+        (None, None) => (ThroughputTable::builtin(), Interference::default()),
     };
     let jobs: Vec<Job> = match (&a.trace, a.synthetic) {
         _ if a.synthetic_synergy.is_some() => synergy(

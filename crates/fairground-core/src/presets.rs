@@ -27,6 +27,99 @@ pub const GAVEL_CO_LOCATED: [(usize, usize, [[f64; 2]; 3]); 6] = [
     (2, 3, [[1.958, 6.918], [3.697, 24.9], [3.595, 41.82]]),
 ];
 
+/// Today's GPU types (issue 52), fastest first as measured: our name, GB of memory, and the row
+/// of Lambda's benchmark table the throughputs come from.
+pub const TODAYS_GPU_TYPES: [(&str, f64, &str); 6] = [
+    ("h100", 80.0, "H100 80GB SXM5"),
+    ("a100-80", 80.0, "A100 80GB SXM4"),
+    ("a100-40", 40.0, "LambdaCloud A100 40GB PCIe"),
+    ("rtx6000-ada", 48.0, "RTX 6000 Ada"),
+    ("a10", 24.0, "LambdaCloud A10"),
+    ("v100", 16.0, "LambdaCloud V100 16GB"),
+];
+
+/// Training throughputs on one GPU of each of [`TODAYS_GPU_TYPES`], mixed FP16, for all ten
+/// models of Lambda's PyTorch benchmark (none left out, so none was chosen for its ranks), in
+/// the unit each model's script reports (images/s, sequences/s, tokens/s, ...; a tenant's unit
+/// cancels out of every speedup). Source: Lambda, `lambdal/deeplearning-benchmark`,
+/// `pytorch/pytorch-train-throughput-fp16.csv` at commit 4e11f689 (2024-07-24); each cell's
+/// batch size, row and date are in `www/scenarios/todays-cluster.sources.csv`, and a test checks
+/// every figure here against that file. Lambda sizes the batch to each GPU's memory, so a
+/// model's batch size differs between types (see the guide's "Today's cluster").
+pub const TODAYS_MODELS: [(&str, [f64; 6]); 10] = [
+    ("ResNet-50", [2616.0, 1582.0, 1396.0, 1146.0, 638.0, 833.0]),
+    ("SSD", [782.0, 458.0, 395.0, 341.0, 174.0, 229.0]),
+    (
+        "BERT-base SQuAD",
+        [812.0, 443.0, 368.0, 255.0, 135.0, 189.0],
+    ),
+    ("BERT-large SQuAD", [301.0, 152.0, 117.0, 79.0, 42.0, 57.0]),
+    (
+        "GNMT",
+        [467071.0, 243500.0, 186947.0, 160184.0, 67836.0, 79111.0],
+    ),
+    (
+        "NCF",
+        [
+            52418903.0, 30787381.0, 37012517.0, 33148978.0, 15343208.0, 23476979.0,
+        ],
+    ),
+    (
+        "Tacotron 2",
+        [78108.0, 59716.0, 38131.0, 40331.0, 16900.0, 12611.0],
+    ),
+    (
+        "Transformer-XL base",
+        [62259.0, 43078.0, 35366.0, 36745.0, 16283.0, 18493.0],
+    ),
+    (
+        "Transformer-XL large",
+        [30841.0, 17918.0, 16034.0, 16049.0, 5614.0, 6071.0],
+    ),
+    (
+        "WaveGlow",
+        [393500.0, 244438.0, 195108.0, 156904.0, 80357.0, 47253.0],
+    ),
+];
+
+/// A cluster like those readers run in 2026: 4 GPUs of each of six types from H100 to V100, and
+/// the ten models of Lambda's benchmark as tenants, with throughputs cited in
+/// [`TODAYS_MODELS`].
+pub fn todays_cluster() -> Preset {
+    let gpu_types = TODAYS_GPU_TYPES
+        .iter()
+        .map(|(name, _, _)| GpuType {
+            name: (*name).into(),
+            count: 4,
+        })
+        .collect();
+    let tenants = TODAYS_MODELS
+        .iter()
+        .map(|(name, throughput)| Tenant {
+            name: (*name).into(),
+            throughput: throughput.to_vec(),
+            weight: 1.0,
+            max_gpus: None,
+            work: None,
+            entity: None,
+        })
+        .collect();
+    Preset {
+        id: "todays-cluster",
+        title: "Today's cluster: H100, A100, RTX 6000 Ada, A10 and V100",
+        description: "Ten models with training throughputs measured by Lambda (mixed FP16, one \
+                      GPU) on six GPU types; 4 GPUs of each. Sources in the guide.",
+        scenario: Scenario {
+            version: crate::scenario::SCHEMA_VERSION,
+            gpu_types,
+            tenants,
+            normalization: Normalization::Slowest,
+            entities: Vec::new(),
+            co_located: Vec::new(),
+        },
+    }
+}
+
 /// A built-in scenario with a title and one line on what it shows.
 #[derive(Debug, Clone)]
 pub struct Preset {
@@ -214,6 +307,7 @@ pub fn default_scenario() -> Scenario {
 pub fn all() -> Vec<Preset> {
     vec![
         gavel_measured(),
+        todays_cluster(),
         textbook_two_by_two(),
         gavel_space_sharing(),
         large_random(),

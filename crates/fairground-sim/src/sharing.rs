@@ -34,12 +34,21 @@ pub const FALLBACK_SLOWDOWN: f64 = 2.0;
 
 /// GB per GPU by type name, for types `--gpu-memory` does not give: the cards Gavel measured
 /// (V100 16 GB, P100 16 GB, K80 12 GB a die), an A100 40 GB, the SJF-BSBF testbed's 48 GB cards
-/// (`a6000`), and 16 GB for any other name.
+/// (`a6000`), today's types as [`fairground_core::presets::TODAYS_GPU_TYPES`] names them (H100
+/// 80 GB, ...), L4 24 GB and T4 16 GB, and 16 GB for any other name.
 pub fn default_gpu_memory_gb(gpu_type: &str) -> f64 {
-    match gpu_type.to_ascii_lowercase().as_str() {
+    let name = gpu_type.to_ascii_lowercase();
+    if let Some(t) = fairground_core::presets::TODAYS_GPU_TYPES
+        .iter()
+        .find(|t| t.0 == name)
+    {
+        return t.1;
+    }
+    match name.as_str() {
         "k80" => 12.0,
         "a100" => 40.0,
-        "a6000" | "l40" => 48.0,
+        "a6000" | "l40" | "l40s" => 48.0,
+        "l4" => 24.0,
         _ => 16.0,
     }
 }

@@ -3,6 +3,39 @@
 use crate::error::SimError;
 use std::collections::BTreeMap;
 
+/// The name of the built-in table of today's GPUs ([`ThroughputTable::todays_gpus`]).
+pub const TODAYS_GPUS: &str = "todays-gpus";
+
+/// The built-in tables: name and what it holds (`fairground simulate --throughputs NAME`, the
+/// Simulation tab's table choice). The first is the default.
+pub const BUILTIN_TABLES: [(&str, &str); 2] = [
+    ("gavel", "Gavel's six models on K80, P100 and V100 (2020)"),
+    (
+        TODAYS_GPUS,
+        "ten models on H100, A100 80/40 GB, RTX 6000 Ada, A10 and V100 (Lambda, 2023-24)",
+    ),
+];
+
+/// The policies that share a GPU between jobs by measured co-located throughputs.
+pub const SHARING_POLICIES: [&str; 3] = ["gavel-las-packed", "sjf-bsbf", "sjf-ffs"];
+
+/// A located error when a policy that shares GPUs runs on the table of today's GPUs, which
+/// measures no job beside another: its shares would be guesses, not measurements.
+pub fn check_sharing(table: &str, policies: &[String]) -> Result<(), SimError> {
+    match policies
+        .iter()
+        .find(|p| SHARING_POLICIES.contains(&p.as_str()))
+    {
+        Some(p) if table == TODAYS_GPUS => Err(SimError::Input(format!(
+            "policy '{p}' shares GPUs by measured throughputs of two jobs on one GPU, and the \
+             table '{TODAYS_GPUS}' has none (Lambda measured each model alone): use Gavel's \
+             table or a file with co-located pairs for {}",
+            SHARING_POLICIES.join(", ")
+        ))),
+        _ => Ok(()),
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ThroughputTable {
     /// (model, scale factor) -> GPU type -> steps/s of the whole job, alone on its GPUs.
@@ -64,13 +97,38 @@ impl ThroughputTable {
     /// perfect scaling, s x the single-GPU rate: an approximation, stated wherever it is used;
     /// give Gavel's file (`--throughputs`) for measured multi-GPU rates.
     pub fn builtin() -> ThroughputTable {
+        let rows = fairground_core::presets::GAVEL_MEASURED.map(|(m, r)| (m, r.to_vec()));
+        Self::scaled(&rows, &["k80", "p100", "v100"])
+    }
+
+    /// Today's GPUs: the ten models Lambda measured on H100 to V100 (cited in
+    /// `fairground_core::presets::TODAYS_MODELS`, every cell in
+    /// `www/scenarios/todays-cluster.sources.csv`), multi-GPU entries by perfect scaling as in
+    /// [`ThroughputTable::builtin`]. It has no co-located pairs: see [`check_sharing`].
+    pub fn todays_gpus() -> ThroughputTable {
+        use fairground_core::presets::{TODAYS_GPU_TYPES, TODAYS_MODELS};
+        let rows = TODAYS_MODELS.map(|(m, r)| (m, r.to_vec()));
+        Self::scaled(&rows, &TODAYS_GPU_TYPES.map(|t| t.0))
+    }
+
+    /// A built-in table by name ([`BUILTIN_TABLES`]).
+    pub fn named(name: &str) -> Option<ThroughputTable> {
+        match name {
+            "gavel" => Some(Self::builtin()),
+            TODAYS_GPUS => Some(Self::todays_gpus()),
+            _ => None,
+        }
+    }
+
+    /// One-GPU `rows` (model, rate on each of `types`) and s x those for 2, 4 and 8 GPUs.
+    fn scaled(rows: &[(&str, Vec<f64>)], types: &[&str]) -> ThroughputTable {
         let mut entries = BTreeMap::new();
-        for (model, figures) in fairground_core::presets::GAVEL_MEASURED {
+        for (model, figures) in rows {
             for sf in [1u32, 2, 4, 8] {
                 // Inserted, not collected: a collected map sorts its input, which compiles the
                 // whole stable sort for this key type into the browser's engine (5 KB).
                 let mut rates = BTreeMap::new();
-                for (t, r) in ["k80", "p100", "v100"].iter().zip(figures) {
+                for (t, r) in types.iter().zip(figures) {
                     rates.insert(t.to_string(), r * f64::from(sf));
                 }
                 entries.insert((model.to_string(), sf), rates);
@@ -160,5 +218,27 @@ mod tests {
         let err =
             ThroughputTable::from_gavel_json(r#"{"v100": {"('A', 1)": {"x": 1}}}"#).unwrap_err();
         assert!(err.to_string().contains("no \"null\""), "{err}");
+    }
+
+    #[test]
+    fn tables_by_name_and_sharing_on_todays_gpus() {
+        let todays = ThroughputTable::named("todays-gpus").unwrap();
+        assert_eq!(todays.rate_on("ResNet-50", 1, "h100"), Some(2616.0));
+        // Perfect scaling: 4 x Lambda's one-GPU V100 figure for BERT-large (57 sequences/s).
+        assert_eq!(todays.rate_on("BERT-large SQuAD", 4, "v100"), Some(228.0));
+        assert_eq!(todays.models_with(1).len(), 10);
+        assert_eq!(
+            ThroughputTable::named("gavel"),
+            Some(ThroughputTable::builtin())
+        );
+        assert_eq!(ThroughputTable::named("gavell"), None);
+        let policies = |p: &[&str]| p.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(check_sharing("todays-gpus", &policies(&["fifo", "oef-coop"])).is_ok());
+        let e = check_sharing("todays-gpus", &policies(&["fifo", "sjf-bsbf"])).unwrap_err();
+        assert!(
+            e.to_string().contains("policy 'sjf-bsbf' shares GPUs"),
+            "{e}"
+        );
+        assert!(check_sharing("gavel", &policies(&["sjf-bsbf"])).is_ok());
     }
 }
