@@ -11,12 +11,13 @@ pub struct DataTable {
 }
 
 /// One row per name in `rows`, one column per name in `columns` (under the `corner` heading);
-/// `cell(i, j)` fills row i, column j.
+/// `cell(i, j)` fills row i, column j (a `dyn` closure: one copy of this in the page, not one
+/// per chart).
 pub fn grid(
     corner: &str,
     rows: &[String],
     columns: &[String],
-    cell: impl Fn(usize, usize) -> String,
+    cell: &dyn Fn(usize, usize) -> String,
 ) -> DataTable {
     DataTable {
         head: std::iter::once(corner.to_string())
@@ -84,7 +85,7 @@ mod tests {
             "tenant",
             &["a".into(), "b".into()],
             &["V100".into(), "K80".into()],
-            |i, j| format!("{}", 10 * i + j),
+            &|i, j| format!("{}", 10 * i + j),
         );
         assert_eq!(t.head, ["tenant", "V100", "K80"]);
         assert_eq!(t.rows, [["a", "0", "1"], ["b", "10", "11"]]);

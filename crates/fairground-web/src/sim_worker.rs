@@ -6,6 +6,7 @@ use fairground_sim::metrics::{GanttBar, GanttJob, MeasuredJct, SimResult, UtilSa
 use fairground_sim::sharing::read_gavel_file;
 use fairground_sim::sharing::{GpuMemory, Interference};
 use fairground_sim::tenants::ShareAmong;
+use fairground_sim::throughputs::check_sharing;
 use fairground_sim::traces::{TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_trace, gavel_trace, synergy, synthetic, SynergyConfig, SyntheticConfig,
@@ -68,6 +69,10 @@ pub struct SimRequest {
     /// (`fairground simulate --share-among`).
     #[serde(default)]
     pub share_among: String,
+    /// The built-in throughput table without a file: `gavel` (or empty) or `todays-gpus`
+    /// (`fairground simulate --throughputs NAME`).
+    #[serde(default)]
+    pub table: String,
 }
 
 /// A file's name and text.
@@ -240,7 +245,17 @@ pub fn prepare(req: &SimRequest) -> Result<Prepared, String> {
         .0;
     let (table, interference) = match &req.throughputs {
         Some(file) => read_gavel_file(&file.text).map_err(|e| format!("{}: {e}", file.name))?,
-        None => (ThroughputTable::builtin(), Interference::default()),
+        None => {
+            let name = if req.table.is_empty() {
+                "gavel"
+            } else {
+                &req.table
+            };
+            check_sharing(name, &req.policies).map_err(|e| e.to_string())?;
+            let table = ThroughputTable::named(name)
+                .ok_or_else(|| format!("no built-in throughput table '{name}'"))?;
+            (table, Interference::default())
+        }
     };
     let profiles = Profiles::builtin();
     let largest = cluster.largest_server();
@@ -481,8 +496,39 @@ mod tests {
             mixed_rate: String::new(),
             sync_overhead_s: None,
             throughputs: None,
+            table: String::new(),
             share_among: String::new(),
         }
+    }
+
+    #[test]
+    fn todays_gpus_table_runs_and_refuses_sharing_policies() {
+        let workload = || {
+            Workload::Synthetic(SyntheticConfig {
+                jobs: 20,
+                jobs_per_hour: 4.0,
+                seed: 1,
+                tenants: 3,
+                tenant_mix: Default::default(),
+            })
+        };
+        let cluster = "h100=8,a100-80=8,a100-40=8,rtx6000-ada=8,a10=8,v100=8";
+        let mut req = request(cluster, workload(), "oef-coop");
+        req.table = "todays-gpus".into();
+        let Prepared { cluster, jobs, .. } = prepare(&req).unwrap();
+        // Every job draws one of Lambda's ten models; the H100's memory is 80 GB by default.
+        let models = fairground_core::presets::TODAYS_MODELS.map(|m| m.0);
+        assert!(jobs.iter().all(|j| models.contains(&j.job_type.as_str())));
+        assert_eq!(cluster.gpu_memory_gb[0], 80.0);
+        req.policies = vec!["sjf-ffs".into()];
+        let e = prepare(&req).err().unwrap();
+        assert!(e.contains("policy 'sjf-ffs' shares GPUs"), "{e}");
+        req.table = "nope".into();
+        req.policies = vec!["fifo".into()];
+        assert_eq!(
+            prepare(&req).err().unwrap(),
+            "no built-in throughput table 'nope'"
+        );
     }
 
     #[test]
@@ -606,6 +652,7 @@ mod tests {
             mixed_rate: "sum".into(),
             sync_overhead_s: Some(5.0),
             throughputs: None,
+            table: String::new(),
             share_among: String::new(),
         };
         let Prepared { cluster, jobs, .. } = prepare(&req).unwrap();
@@ -700,6 +747,7 @@ mod tests {
         // Without the file no pair is measured: nothing shares, and the notes say why.
         let without = SimRequest {
             throughputs: None,
+            table: String::new(),
             ..synthetic
         };
         let result = run_to_end(&without, 100, "").unwrap().remove(0).unwrap();

@@ -146,7 +146,7 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -
 pub fn allocation_table(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -> DataTable {
     let mut columns = types.to_vec();
     columns.push("all types".into());
-    grid("tenant", tenants, &columns, |i, j| {
+    grid("tenant", tenants, &columns, &|i, j| {
         let held = gpus[i]
             .get(j)
             .copied()

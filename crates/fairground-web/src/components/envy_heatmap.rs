@@ -68,7 +68,7 @@ pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
 /// The heatmap's numbers: row i, column k is how much more i values k's bundle than its own per
 /// unit of weight ("own" on the diagonal, "exempt" where EF does not constrain the pair).
 pub fn envy_table(tenants: &[String], envy: &EnvyMatrix) -> DataTable {
-    grid("envies →", tenants, tenants, |i, k| {
+    grid("envies →", tenants, tenants, &|i, k| {
         if i == k {
             "own".into()
         } else if !envy.required[i][k] {

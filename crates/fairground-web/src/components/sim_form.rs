@@ -28,6 +28,7 @@ pub enum Field {
     Order,
     MixedRate,
     SyncOverhead,
+    Table,
 }
 
 /// How a field is shown: its label, test id, a hint (the title), its choices (a select) or
@@ -56,7 +57,7 @@ const fn text(
 }
 
 /// Every field, in [`Field`]'s order.
-pub const FIELDS: [FieldSpec; 15] = [
+pub const FIELDS: [FieldSpec; 16] = [
     text("cluster (GPUs per type)", "sim-cluster", "TYPE=COUNT,... e.g. v100=4,p100=4,k80=4", "v100=4,p100=4,k80=4"),
     text("server (GPUs, CPUs, GB)", "sim-shape", "each server's GPUs, CPUs and memory; Synergy's are 8, 24 and 500 GB", "8,24,500"),
     text("GPU memory, GB", "sim-gpu-memory", "TYPE=GB,... (empty: each type's usual memory); what GPU sharing checks jobs fit in", ""),
@@ -96,6 +97,16 @@ pub const FIELDS: [FieldSpec; 15] = [
         initial: "slowest",
     },
     text("HadarE sync overhead (s per round)", "sim-sync-overhead", "seconds a forked job loses each round combining its copies", "10"),
+    FieldSpec {
+        label: "throughput table",
+        testid: "sim-table-choice",
+        hint: "the models and GPU types jobs draw from, with each model's measured speed on each type: \
+               gavel, Gavel's six models on K80, P100 and V100 (2020); todays-gpus, ten models Lambda measured on \
+               H100, A100 80 and 40 GB, RTX 6000 Ada, A10 and V100 (2023-24), sources in docs/todays-cluster.md. \
+               The cluster's type names must be the table's",
+        choices: &["gavel", "todays-gpus"],
+        initial: "gavel",
+    },
 ];
 
 impl Field {
@@ -232,13 +243,14 @@ pub struct Recipe {
     pub policies: &'static [&'static str],
 }
 
-pub const RECIPES: [Recipe; 5] = [
+pub const RECIPES: [Recipe; 6] = [
     Recipe {
         name: "Gavel's",
         testid: "sim-recipe-gavel",
         generator: Generator::Gavel,
         fields: &[
             (Field::Cluster, "v100=12,p100=12,k80=12"),
+            (Field::Table, "gavel"),
             (Field::Jobs, "300"),
             (Field::Rate, "3"),
             (Field::Round, "360"),
@@ -252,6 +264,7 @@ pub const RECIPES: [Recipe; 5] = [
         generator: Generator::Gavel,
         fields: &[
             (Field::Cluster, "v100=12,p100=12,k80=12"),
+            (Field::Table, "gavel"),
             (Field::Jobs, "600"),
             (Field::Rate, "3"),
             (Field::Tenants, "8"),
@@ -287,6 +300,7 @@ pub const RECIPES: [Recipe; 5] = [
         generator: Generator::Gavel,
         fields: &[
             (Field::Cluster, "v100=32"),
+            (Field::Table, "gavel"),
             (Field::GpuMemory, "v100=16"),
             (Field::Jobs, "300"),
             (Field::Rate, "1"),
@@ -300,6 +314,7 @@ pub const RECIPES: [Recipe; 5] = [
         generator: Generator::Gavel,
         fields: &[
             (Field::Cluster, "v100=4,p100=4,k80=4"),
+            (Field::Table, "gavel"),
             (Field::Jobs, "300"),
             (Field::Rate, "1"),
             (Field::Seed, "0"),
@@ -313,6 +328,26 @@ pub const RECIPES: [Recipe; 5] = [
             "hadar:strict",
             "hadare",
         ],
+    },
+    Recipe {
+        name: "Today's GPUs",
+        testid: "sim-recipe-todays",
+        generator: Generator::Gavel,
+        fields: &[
+            (
+                Field::Cluster,
+                "h100=8,a100-80=8,a100-40=8,rtx6000-ada=8,a10=8,v100=8",
+            ),
+            (Field::Table, "todays-gpus"),
+            (Field::GpuMemory, ""),
+            (Field::Jobs, "200"),
+            (Field::Rate, "4"),
+            (Field::Tenants, "10"),
+            (Field::TenantMix, "skewed"),
+            (Field::ShareAmong, "tenants"),
+            (Field::Round, "360"),
+        ],
+        policies: &["fifo", "gavel-las", "gavel-las-agnostic", "oef-coop"],
     },
 ];
 
@@ -467,6 +502,7 @@ impl SimForm {
                 text: m.1.clone(),
             }),
             share_among: value(Field::ShareAmong).to_string(),
+            table: value(Field::Table).to_string(),
         };
         Ok((request, cluster))
     }
@@ -579,7 +615,12 @@ mod tests {
         assert_eq!(Field::Cluster.spec().testid, "sim-cluster");
         assert_eq!(Field::SyncOverhead.spec().testid, "sim-sync-overhead");
         assert_eq!(Field::Order.spec().testid, "sim-synergy-order");
-        assert_eq!(FIELDS.len(), Field::SyncOverhead as usize + 1);
+        assert_eq!(Field::Table.spec().testid, "sim-table-choice");
+        assert_eq!(FIELDS.len(), Field::Table as usize + 1);
+        // The table choices are the simulator's built-in tables, in its order.
+        let builtin = fairground_sim::throughputs::BUILTIN_TABLES.map(|t| t.0);
+        assert_eq!(Field::Table.spec().choices, builtin);
+        assert_eq!(Field::Table.spec().initial, builtin[0]);
     }
 
     #[test]

@@ -306,6 +306,9 @@ pub fn SimulateTab() -> Html {
                 <fieldset>
                     <legend>{ "Cluster" }</legend>
                     { field(Field::Cluster) }{ field(Field::Shape) }{ field(Field::GpuMemory) }
+                    if f.measured.is_none() {
+                        { field(Field::Table) }
+                    }
                 </fieldset>
                 <fieldset>
                     <legend>{ "Workload" }</legend>

@@ -72,7 +72,7 @@ pub fn UtilityChart(p: &UtilityChartProps) -> Html {
 /// The utility chart's numbers: each tenant's utility, its sharing-incentive target and their ratio.
 pub fn utility_table(tenants: &[String], utility: &[f64], si_target: &[f64]) -> DataTable {
     let columns = ["utility u_i", "target u_i(e_i)", "ratio"].map(String::from);
-    grid("tenant", tenants, &columns, |i, j| {
+    grid("tenant", tenants, &columns, &|i, j| {
         let (u, target) = (utility[i], si_target[i]);
         format!("{:.4}", [u, target, u / target][j])
     })
