@@ -19,6 +19,7 @@ mod docs;
 mod glossary;
 mod guide;
 mod layers;
+mod python;
 mod reproduce;
 mod serve;
 mod setup;
@@ -49,6 +50,8 @@ tasks:
                                   today (after moving text between pages)
   glossary                        write docs/glossary.md and docs/tour.md from the page's data file
                                   (www/explain.json; check-docs fails when it is stale)
+  py-test                         build the Python package's wheel (maturin), install it into
+                                  ~/.cache/fairground/py-venv and run its tests (test runs it too)
   bench-oef [TENANTS...]          oef-coop against HiGHS (highspy, installed under target/) on
                                   the same random instances, 8 types (default 100 200 500 1000;
                                   1,000 takes several minutes)";
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
             docs::moved(&project_root(), std::path::Path::new(&args[1]))
         }
         Some("bench-oef") => bench_oef::run(&args[1..]),
+        Some("py-test") if args.len() == 1 => python::run(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())

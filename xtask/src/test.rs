@@ -65,6 +65,11 @@ pub fn run() -> Result<(), String> {
         "native tests",
         &mut cargo(&["test", "--workspace", "--exclude", "fairground-web"]),
     )?;
+    // Right after the CLI's tests, while target/debug/fairground is still the CLI (see above).
+    let cli = crate::python::target_dir(&root)
+        .join("debug")
+        .join("fairground");
+    crate::python::test(&root, &cli)?;
     cmd::run(
         "native tests (playground crate)",
         &mut cargo(&["test", "-p", "fairground-web"]),
