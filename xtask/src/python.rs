@@ -1,7 +1,7 @@
 //! The Python package (`crates/fairground-py`): built into a wheel by maturin, installed into a
 //! scratch virtual environment outside the clone, and tested with pytest against the CLI.
 //!
-//! maturin and pytest come from PyPI, pinned, into `~/.cache/fairground/py-venv` (pip's cache
+//! maturin, pytest and pandas come from PyPI, pinned, into `~/.cache/fairground/py-venv` (pip's cache
 //! beside it), so nothing downloaded lands in the repository. The wheel is built in the dev
 //! profile into the workspace's target folder, which the native tests have mostly filled.
 
@@ -11,6 +11,8 @@ use std::process::Command;
 
 const MATURIN: &str = "maturin==1.16.0";
 const PYTEST: &str = "pytest==9.2.0";
+/// Optional for users; the tests check both the DataFrame and the plain list it replaces.
+const PANDAS: &str = "pandas==3.1.1";
 
 fn cache() -> PathBuf {
     let home = std::env::var_os("HOME").unwrap_or_else(|| ".".into());
@@ -36,10 +38,10 @@ fn environment() -> Result<PathBuf, String> {
         )?;
     }
     cmd::run(
-        &format!("{MATURIN} and {PYTEST} into it (pip, cached)"),
+        &format!("{MATURIN}, {PYTEST} and {PANDAS} into it (pip, cached)"),
         Command::new(&python)
             .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
-            .args([MATURIN, PYTEST])
+            .args([MATURIN, PYTEST, PANDAS])
             .env("PIP_CACHE_DIR", cache().join("pip")),
     )?;
     Ok(python)

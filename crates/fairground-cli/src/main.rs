@@ -1,29 +1,6 @@
 //! `fairground`: the engine on the command line, for researchers and scripts.
 
-/// println! that ends the program quietly when standard output is closed (`fairground ... | head`)
-/// instead of panicking.
-macro_rules! out {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
-        }
-    }};
-}
-
-/// print! with the same behaviour as [`out!`].
-macro_rules! out_part {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        if write!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
-        }
-    }};
-}
-
-mod plots;
-mod simulate;
-mod sweep;
+use fairground_cli::{out, out_part, simulate, sweep};
 
 use clap::{Parser, Subcommand};
 use fairground_core::report::{self, PolicyReport};

@@ -117,7 +117,7 @@ pub struct SimulateArgs {
     cluster: Option<String>,
     /// Scheduling policy; repeat to compare several on the same workload (they run in parallel).
     #[arg(long = "policy", required = true)]
-    policies: Vec<String>,
+    pub policies: Vec<String>,
     /// Round length in seconds (default: 300 with Synergy's workload or policies, as its
     /// simulator; otherwise 360, as Gavel's).
     #[arg(long = "round")]

@@ -368,7 +368,9 @@ fn flag_args(key: &str, value: &str, takes_value: bool) -> Result<Vec<String>, S
     }
 }
 
-fn parse_simulate(mut args: Vec<String>) -> Result<SimulateArgs, String> {
+/// The flags of `fairground simulate` (without the command name) read as the command reads them;
+/// `--policy fifo` when none is given (a sweep, or a Python scheduler, names no policy).
+pub fn parse_simulate(mut args: Vec<String>) -> Result<SimulateArgs, String> {
     if !args.iter().any(|a| a == "--policy") {
         args.extend(["--policy".into(), "fifo".into()]);
     }

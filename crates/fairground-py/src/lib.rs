@@ -14,6 +14,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+mod simulate;
+
 /// A dict (or JSON text) in, the scenario and its checked instance out, with every problem
 /// located as the CLI words it.
 fn scenario_of(py: Python<'_>, scenario: &Bound<'_, PyAny>) -> PyResult<(Scenario, Instance)> {
@@ -47,7 +49,10 @@ fn scenario_of(py: Python<'_>, scenario: &Bound<'_, PyAny>) -> PyResult<(Scenari
 }
 
 /// A serialisable value as Python objects, through the JSON text the CLI prints.
-fn to_python<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn to_python<'py>(
+    py: Python<'py>,
+    value: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(value)
         .map_err(|e| PyValueError::new_err(format!("cannot write JSON: {e}")))?;
     py.import("json")?.call_method1("loads", (text,))
@@ -146,5 +151,6 @@ fn fairground(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(frontier, m)?)?;
     m.add_function(wrap_pyfunction!(policy_list, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
     Ok(())
 }

@@ -97,3 +97,100 @@ def test_bad_input_raises_a_located_value_error():
         fairground.solve(WEIGHTED, policy="oef")
     with pytest.raises(ValueError):
         fairground.frontier(WEIGHTED, step=0.0)
+
+
+# --- simulate ---------------------------------------------------------------------------------
+
+import sys
+
+sys.path.insert(0, str(ROOT / "crates" / "fairground-py" / "examples"))
+from fifo import Fifo  # noqa: E402
+
+CLUSTER = "v100=4,p100=4,k80=4"
+
+
+def cli_simulate(*args):
+    out = subprocess.run([CLI, "simulate", *args, "--json"], capture_output=True, text=True, check=True)
+    runs = json.loads(out.stdout)
+    return runs if isinstance(runs, list) else [runs]
+
+
+def without_peak_memory(summary):
+    """The CLI adds the process's peak memory to its notes; a Python call has no such line."""
+    return {**summary, "notes": [n for n in summary["notes"] if not n.startswith("peak memory")]}
+
+
+def rows(jobs):
+    """The per-job outcomes as a list of dicts, from a DataFrame (where pandas shows a missing
+    value, the JSON's null, as NaN) or a list."""
+    if hasattr(jobs, "to_dict"):
+        missing = lambda v: isinstance(v, float) and v != v  # noqa: E731
+        return [{k: None if missing(v) else v for k, v in r.items()} for r in jobs.to_dict("records")]
+    return jobs
+
+
+def test_simulate_equals_the_cli():
+    ours = fairground.simulate(50, CLUSTER, ["fifo", "gavel-las"], tenants=3, seed=4)
+    theirs = cli_simulate("--synthetic", "50", "--cluster", CLUSTER, "--policy", "fifo",
+                          "--policy", "gavel-las", "--tenants", "3", "--seed", "4")
+    assert list(ours["policies"]) == ["fifo", "gavel-las"]
+    for run in theirs:
+        jobs = run.pop("jobs")
+        assert ours["policies"][run["policy"]] == without_peak_memory(run)
+        mine = [{k: v for k, v in r.items() if k != "policy"} for r in rows(ours["jobs"]) if r["policy"] == run["policy"]]
+        assert mine == jobs
+
+
+def test_todays_gpus_from_python_and_its_located_errors():
+    cluster = "h100=8,a100-80=8,a100-40=8,rtx6000-ada=8,a10=8,v100=8"
+    ours = fairground.simulate(30, cluster, ["oef-coop"], throughputs="todays-gpus")
+    assert ours["policies"]["oef-coop"]["jobs_completed"] == 30
+    with pytest.raises(ValueError, match="policy 'sjf-bsbf' shares GPUs"):
+        fairground.simulate(5, cluster, ["sjf-bsbf"], throughputs="todays-gpus")
+    with pytest.raises(ValueError, match="unexpected argument '--no-such-flag'"):
+        fairground.simulate(5, CLUSTER, ["fifo"], no_such_flag=1)
+    with pytest.raises(ValueError, match="unknown policy|no policy|not a"):
+        fairground.simulate(5, CLUSTER, ["fifoo"])
+
+
+def test_a_python_fifo_reproduces_the_engines_fifo_exactly():
+    engine = fairground.simulate(80, CLUSTER, ["fifo"], seed=2, tenants=4)
+    python = fairground.simulate(80, CLUSTER, scheduler=Fifo(), seed=2, tenants=4)
+    assert list(python["policies"]) == ["fifo-python"]
+    ours, theirs = engine["policies"]["fifo"], python["policies"]["fifo-python"]
+    for key in ["jobs_completed", "avg_jct_s", "makespan_s", "utilization", "gantt"]:
+        assert ours[key] == theirs[key], key
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "policy"} for r in rs]  # noqa: E731
+    assert strip(rows(engine["jobs"])) == strip(rows(python["jobs"]))
+
+
+class Greedy:
+    """Asks for more GPUs than a type has free: the engine refuses, naming the placement."""
+
+    def place(self, view):
+        return [{"job": job["job"], "type": "v100", "gpus": 99} for job in view["active"][:1]]
+
+
+class Broken:
+    def place(self, view):
+        raise RuntimeError("my scheduler broke")
+
+
+def test_a_bad_python_placement_is_located_and_its_exception_is_raised():
+    with pytest.raises(ValueError, match=r"the round at 0 s, placement 0: job \d+ asks 99 GPU\(s\) of v100, and 4 are free"):
+        fairground.simulate(5, CLUSTER, scheduler=Greedy())
+    with pytest.raises(RuntimeError, match="my scheduler broke"):
+        fairground.simulate(5, CLUSTER, scheduler=Broken())
+
+
+def test_jobs_are_a_dataframe_with_pandas_and_a_list_without(monkeypatch):
+    pandas = pytest.importorskip("pandas")
+    run = fairground.simulate(20, CLUSTER, ["fifo", "las"])
+    assert isinstance(run["jobs"], pandas.DataFrame)
+    assert len(run["jobs"]) == 40
+    assert set(run["jobs"]["policy"]) == {"fifo", "las"}
+    assert {"id", "tenant", "arrival_s", "jct_s"} <= set(run["jobs"].columns)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # import pandas now fails
+    plain = fairground.simulate(20, CLUSTER, ["fifo", "las"])
+    assert isinstance(plain["jobs"], list)
+    assert rows(run["jobs"]) == plain["jobs"]
