@@ -152,5 +152,6 @@ fn fairground(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(frontier, m)?)?;
     m.add_function(wrap_pyfunction!(policy_list, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::sweep, m)?)?;
     Ok(())
 }

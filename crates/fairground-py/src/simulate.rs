@@ -9,7 +9,7 @@
 //! theirs. A placement it cannot make is an error naming the round and the placement.
 
 use fairground_cli::simulate::{prepare, Prepared};
-use fairground_cli::sweep::parse_simulate;
+use fairground_cli::sweep::{parse_simulate, SweepArgs};
 use fairground_sim::engine::Simulation;
 use fairground_sim::metrics::SimResult;
 use fairground_sim::pool::GpuPool;
@@ -290,4 +290,50 @@ fn report(py: Python<'_>, mut results: Vec<SimResult>) -> PyResult<Bound<'_, PyA
     out.set_item("policies", summaries)?;
     out.set_item("jobs", jobs)?;
     Ok(out.into_any())
+}
+
+/// Runs a sweep's spec (`fairground sweep SPEC --out OUT`, docs/sweeps.md) and returns its
+/// `results.csv`: a DataFrame with pandas, else a list of dicts of text. `shard="I/N"` runs one
+/// slice of the grid, `threads` simulations at once. A folder holding this spec's results is
+/// resumed, as the CLI does. Runs with the GIL released; Ctrl+C is seen when it ends.
+#[pyfunction]
+#[pyo3(signature = (spec, out, shard = None, threads = None))]
+pub fn sweep<'py>(
+    py: Python<'py>,
+    spec: std::path::PathBuf,
+    out: std::path::PathBuf,
+    shard: Option<String>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use clap::{Args, FromArgMatches};
+    let mut args: Vec<std::ffi::OsString> = vec![spec.into(), "--out".into(), out.clone().into()];
+    if let Some(shard) = shard {
+        args.extend(["--shard".into(), shard.into()]);
+    }
+    if let Some(n) = threads {
+        args.extend(["--threads".into(), n.to_string().into()]);
+    }
+    let command = SweepArgs::augment_args(clap::Command::new("sweep").no_binary_name(true));
+    let parsed = command
+        .try_get_matches_from(args)
+        .and_then(|m| SweepArgs::from_arg_matches(&m))
+        .map_err(|e| {
+            PyValueError::new_err(e.to_string().lines().next().unwrap_or("").to_string())
+        })?;
+    py.detach(|| fairground_cli::sweep::run(parsed))
+        .map_err(PyValueError::new_err)?;
+    py.check_signals()?;
+    let results = out.join("results.csv");
+    match py.import("pandas") {
+        Ok(pandas) => pandas.call_method1("read_csv", (results,)),
+        Err(_) => {
+            let text = std::fs::read_to_string(&results)
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", results.display())))?;
+            let csv = py.import("csv")?;
+            let io = py.import("io")?;
+            let reader =
+                csv.call_method1("DictReader", (io.call_method1("StringIO", (text,))?,))?;
+            py.import("builtins")?.call_method1("list", (reader,))
+        }
+    }
 }
