@@ -220,3 +220,33 @@ def test_sweep_equals_the_cli(tmp_path):
         bad = tmp_path / "bad.toml"
         bad.write_text('policy = "fifo"\nsynthetic = 5\nclustr = "v100=1"\n')
         fairground.sweep(bad, tmp_path / "bad")
+
+
+def test_simulate_releases_the_gil_and_stops_on_ctrl_c():
+    import _thread
+    import threading
+    import time
+
+    # Another Python thread runs while the engine simulates.
+    ticks = []
+    stop = threading.Event()
+
+    def tick():
+        while not stop.is_set():
+            ticks.append(1)
+            time.sleep(0.001)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    try:
+        fairground.simulate(2000, CLUSTER, ["fifo"], jobs_per_hour=6)
+    finally:
+        stop.set()
+        ticker.join()
+    assert len(ticks) > 10
+
+    # Ctrl+C (SIGINT to the main thread) stops a long run with KeyboardInterrupt.
+    # The run is far longer than the timer (minutes), so the interrupt lands inside it.
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    with pytest.raises(KeyboardInterrupt):
+        fairground.simulate(100000, "v100=100,p100=100,k80=100", ["gavel-las"], jobs_per_hour=30)
