@@ -259,11 +259,12 @@ mod tests {
 
     #[test]
     fn gpu_memory_defaults_and_overrides() {
-        let types: Vec<String> = ["v100", "k80", "h100"].map(String::from).to_vec();
-        assert_eq!(GpuMemory::defaults(&types).0, vec![16.0, 12.0, 16.0]);
+        // Today's types have their card's memory (an H100 SXM5 80 GB); a name we do not know, 16.
+        let types: Vec<String> = ["v100", "k80", "h100", "x1"].map(String::from).to_vec();
+        assert_eq!(GpuMemory::defaults(&types).0, vec![16.0, 12.0, 80.0, 16.0]);
         assert_eq!(
-            GpuMemory::parse("h100=80", &types).unwrap().0,
-            vec![16.0, 12.0, 80.0]
+            GpuMemory::parse("h100=94,x1=24", &types).unwrap().0,
+            vec![16.0, 12.0, 94.0, 24.0]
         );
         for bad in ["x100=4", "v100=0", "v100"] {
             assert!(GpuMemory::parse(bad, &types).is_err(), "{bad}");
