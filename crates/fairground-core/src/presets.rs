@@ -86,37 +86,43 @@ pub const TODAYS_MODELS: [(&str, [f64; 6]); 10] = [
 /// the ten models of Lambda's benchmark as tenants, with throughputs cited in
 /// [`TODAYS_MODELS`].
 pub fn todays_cluster() -> Preset {
-    let gpu_types = TODAYS_GPU_TYPES
-        .iter()
-        .map(|(name, _, _)| GpuType {
-            name: (*name).into(),
-            count: 4,
-        })
-        .collect();
-    let tenants = TODAYS_MODELS
-        .iter()
-        .map(|(name, throughput)| Tenant {
-            name: (*name).into(),
-            throughput: throughput.to_vec(),
-            weight: 1.0,
-            max_gpus: None,
-            work: None,
-            entity: None,
-        })
-        .collect();
     Preset {
         id: "todays-cluster",
         title: "Today's cluster: H100, A100, RTX 6000 Ada, A10 and V100",
         description: "Ten models with training throughputs measured by Lambda (mixed FP16, one \
                       GPU) on six GPU types; 4 GPUs of each. Sources in the guide.",
-        scenario: Scenario {
-            version: crate::scenario::SCHEMA_VERSION,
-            gpu_types,
-            tenants,
-            normalization: Normalization::Slowest,
-            entities: Vec::new(),
-            co_located: Vec::new(),
-        },
+        scenario: measured(
+            &TODAYS_GPU_TYPES.map(|t| t.0),
+            TODAYS_MODELS.iter().map(|(m, r)| (*m, &r[..])),
+        ),
+    }
+}
+
+/// 4 GPUs of each of `types`, and one tenant per measured model (its throughput on each type),
+/// weight 1, uncapped: the shape of the presets built on published measurements.
+fn measured<'a>(types: &[&str], models: impl Iterator<Item = (&'a str, &'a [f64])>) -> Scenario {
+    Scenario {
+        version: crate::scenario::SCHEMA_VERSION,
+        gpu_types: types
+            .iter()
+            .map(|name| GpuType {
+                name: (*name).into(),
+                count: 4,
+            })
+            .collect(),
+        tenants: models
+            .map(|(name, throughput)| Tenant {
+                name: name.into(),
+                throughput: throughput.to_vec(),
+                weight: 1.0,
+                max_gpus: None,
+                work: None,
+                entity: None,
+            })
+            .collect(),
+        normalization: Normalization::Slowest,
+        entities: Vec::new(),
+        co_located: Vec::new(),
     }
 }
 
@@ -131,37 +137,15 @@ pub struct Preset {
 
 /// Six models from Gavel's measurements sharing 4 K80s, 4 P100s and 4 V100s.
 pub fn gavel_measured() -> Preset {
-    let gpu_types = ["k80", "p100", "v100"]
-        .into_iter()
-        .map(|name| GpuType {
-            name: name.into(),
-            count: 4,
-        })
-        .collect();
-    let tenants = GAVEL_MEASURED
-        .iter()
-        .map(|(name, throughput)| Tenant {
-            name: (*name).into(),
-            throughput: throughput.to_vec(),
-            weight: 1.0,
-            max_gpus: None,
-            work: None,
-            entity: None,
-        })
-        .collect();
     Preset {
         id: "gavel-measured",
         title: "Gavel's measured models on K80 / P100 / V100",
         description:
             "Six models with throughputs measured by Gavel (OSDI 2020); 4 GPUs of each type.",
-        scenario: Scenario {
-            version: crate::scenario::SCHEMA_VERSION,
-            gpu_types,
-            tenants,
-            normalization: Normalization::Slowest,
-            entities: Vec::new(),
-            co_located: Vec::new(),
-        },
+        scenario: measured(
+            &["k80", "p100", "v100"],
+            GAVEL_MEASURED.iter().map(|(m, r)| (*m, &r[..])),
+        ),
     }
 }
 
