@@ -3,7 +3,7 @@
 use fairground_sim::metrics::SimResult;
 use fairground_sim::sharing::read_gavel_file;
 use fairground_sim::sharing::{GpuMemory, Interference};
-use fairground_sim::tenants::ShareAmong;
+use fairground_sim::tenants::{ShareAmong, WithinTenant};
 use fairground_sim::traces::{self, TenantField, TraceFormat, TraceOptions};
 use fairground_sim::workload::{
     csv_tenant_weights, csv_trace, gavel_trace, parse_split, synergy, synthetic, write_gavel_trace,
@@ -96,6 +96,13 @@ pub struct SimulateArgs {
     /// each policy shared among.
     #[arg(long, default_value = "jobs", value_name = "jobs|tenants")]
     share_among: String,
+    /// How a tenant's GPUs reach its jobs, for every tenant-level policy (tenants as parties,
+    /// gandiva-fair, gavel-hierarchical): fairness (the default: max-min of the jobs'
+    /// normalised throughput, water filled, as gavel-hierarchical), fifo (jobs in arrival
+    /// order, each up to its scale factor) or equal-time (equal time, then comparative
+    /// advantage). An error for a policy that shares among jobs.
+    #[arg(long, value_name = "fairness|fifo|equal-time")]
+    within_tenant: Option<String>,
     /// Tenants' weights, e.g. team-a=2,team-b=1 (a tenant not named: 1, or the CSV trace's
     /// `weight` column).
     #[arg(long, value_name = "NAME=W,...")]
@@ -212,6 +219,11 @@ pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
     let measure_ids = a.measure_ids.as_deref().map(parse_id_range).transpose()?;
     let tenant_mix = TenantMix::parse(&a.tenant_mix).map_err(|e| e.to_string())?;
     let share_among = ShareAmong::parse(&a.share_among)?;
+    let within_tenant = a
+        .within_tenant
+        .as_deref()
+        .map(WithinTenant::parse)
+        .transpose()?;
     let mut tenant_weights = BTreeMap::new();
     // Whether the workload's models are drawn (synthetic, public traces): a tenant mix applies.
     let mut models_drawn = a.synthetic.is_some();
@@ -373,6 +385,7 @@ pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
         mixed_rate: MixedRate::parse(&a.mixed_rate).map_err(|e| format!("--mixed-rate: {e}"))?,
         sync_overhead_s: a.sync_overhead,
         share_among,
+        within_tenant,
         tenant_weights,
         max_jobs: a.max_jobs,
         ..SimConfig::default()
@@ -549,6 +562,20 @@ fn tenant_lines(f: &fairground_sim::tenants::TenantFairness) -> Vec<String> {
          V over u on average)"
             .into(),
     );
+    if let (Some(rule), Some(gap)) = (f.within_tenant, &f.proxy_gap) {
+        lines.push(format!(
+            "inside each tenant: {}; V over the proxy u, least and median over recomputations:",
+            rule.describe()
+        ));
+        for (t, name) in f.tenants.iter().enumerate() {
+            if f.recomputations[t] > 0 {
+                lines.push(format!(
+                    "  {name}: {:.3} least, {:.3} median",
+                    gap.min[t], gap.median[t]
+                ));
+            }
+        }
+    }
     lines
 }
 

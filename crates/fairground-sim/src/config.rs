@@ -30,6 +30,10 @@ pub struct SimConfig {
     /// Who an allocation policy shares among: each job (Gavel's formulation) or each tenant
     /// (OEF's), see [`crate::tenants`].
     pub share_among: crate::tenants::ShareAmong,
+    /// How a tenant's GPUs reach its jobs (`--within-tenant`); None: the default (`fairness`),
+    /// not asked for, so policies it does not apply to ignore it. Asked for, it is an error
+    /// for a policy that shares among jobs.
+    pub within_tenant: Option<crate::tenants::WithinTenant>,
     /// Tenants' weights by name (with `share_among` tenants, and gavel-hierarchical's); a tenant
     /// not named has weight 1.
     pub tenant_weights: std::collections::BTreeMap<String, f64>,
@@ -55,6 +59,7 @@ impl Default for SimConfig {
             mixed_rate: MixedRate::default(),
             sync_overhead_s: DEFAULT_SYNC_OVERHEAD_S,
             share_among: crate::tenants::ShareAmong::Jobs,
+            within_tenant: None,
             tenant_weights: std::collections::BTreeMap::new(),
             max_jobs: crate::limits::DEFAULT_MAX_JOBS,
         }

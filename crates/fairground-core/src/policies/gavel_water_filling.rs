@@ -88,13 +88,40 @@ pub(super) fn water_filling(
     inst: &Instance,
     priority: &dyn Fn(&[bool]) -> Vec<f64>,
 ) -> Result<Filled, PolicyError> {
-    let n = inst.tenants();
-    let unit: Vec<Vec<f64>> = (0..n)
+    let unit: Vec<Vec<f64>> = (0..inst.tenants())
         .map(|i| {
             let prop = proportional_throughput(inst, i);
             inst.throughput[i].iter().map(|t| t / prop).collect()
         })
         .collect();
+    fill(inst, &unit, priority)
+}
+
+/// Water filling of `inst`'s tenants on its GPUs (`inst.count`, which may be fractional: a
+/// tenant's bundle), each tenant's level `sum_j unit[i][j] g_ij` in units the caller gives, and
+/// rising in proportion to its weight ([`GavelWaterFilling`]'s rounds, the same LPs and
+/// tolerances). The simulator's rule inside a tenant uses it: the tenant's job classes on the
+/// tenant's bundle, each class's unit rates normalised by its equal-share throughput over the
+/// whole cluster, which the bundle alone cannot tell. Returns each tenant's GPUs and level.
+pub fn water_filling_with_units(
+    inst: &Instance,
+    unit: &[Vec<f64>],
+) -> Result<(Allocation, Vec<f64>), PolicyError> {
+    let filled = fill(inst, unit, &|frozen| {
+        (0..inst.tenants())
+            .map(|i| if frozen[i] { 0.0 } else { inst.weight[i] })
+            .collect()
+    })?;
+    Ok((filled.allocation, filled.levels))
+}
+
+fn fill(
+    inst: &Instance,
+    unit: &[Vec<f64>],
+    priority: &dyn Fn(&[bool]) -> Vec<f64>,
+) -> Result<Filled, PolicyError> {
+    let n = inst.tenants();
+    let unit = unit.to_vec();
     let mut levels = vec![0.0; n];
     let mut frozen = vec![false; n];
     loop {

@@ -43,7 +43,7 @@ pub use gavel_max_sum::{interior_max_sum, GavelMaxSum};
 pub use gavel_min_makespan::{
     gavel_bound, min_makespan, min_makespan_interior, GavelMinMakespan, MakespanBound,
 };
-pub use gavel_water_filling::GavelWaterFilling;
+pub use gavel_water_filling::{water_filling_with_units, GavelWaterFilling};
 pub use isolated::Isolated;
 pub use nash_welfare::{dual_bound, nash_welfare, Market, NashWelfare};
 pub use oef_coop::{

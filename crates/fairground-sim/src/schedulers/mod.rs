@@ -135,6 +135,11 @@ pub trait Scheduler {
             ),
         }
     }
+    /// Whether it gives tenants shares that reach their jobs by a rule inside tenants
+    /// (`--within-tenant`): only Gavel's round mechanism over an allocation policy does.
+    fn has_tenant_shares(&self) -> bool {
+        false
+    }
     /// With tenants as parties, what they actually received (see [`crate::tenants`]).
     fn tenant_fairness(&self) -> Option<crate::tenants::TenantFairness> {
         None
@@ -218,6 +223,21 @@ pub fn by_name(
     name: &str,
     config: &crate::config::SimConfig,
 ) -> Result<Box<dyn Scheduler + Send>, SimError> {
+    let scheduler = scheduler_named(name, config)?;
+    if let (Some(rule), false) = (config.within_tenant, scheduler.has_tenant_shares()) {
+        return Err(SimError::Input(format!(
+            "--within-tenant {}: {name} orders and places jobs and has no tenant's share to \
+             split among its jobs",
+            rule.name()
+        )));
+    }
+    Ok(scheduler)
+}
+
+fn scheduler_named(
+    name: &str,
+    config: &crate::config::SimConfig,
+) -> Result<Box<dyn Scheduler + Send>, SimError> {
     Ok(match name {
         "fifo" => Box::new(Fifo),
         "srtf" => Box::new(Srtf),
@@ -238,7 +258,11 @@ pub fn by_name(
             (None, Some(hadar)) => Box::new(hadar),
             (None, None) => Box::new(
                 GavelRounds::new(other, config.reallocation_interval_s)?
-                    .sharing_among(config.share_among, config.tenant_weights.clone()),
+                    .sharing_among(config.share_among, config.tenant_weights.clone())
+                    .within_tenant(
+                        config.within_tenant.unwrap_or_default(),
+                        config.within_tenant.is_some(),
+                    )?,
             ),
         },
     })

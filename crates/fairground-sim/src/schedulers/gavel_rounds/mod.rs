@@ -9,7 +9,7 @@ use super::{Placement, RoundView, Scheduler};
 use crate::error::SimError;
 use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
-use crate::tenants::{speedups, ShareAmong, TenantFairness, TenantJobs};
+use crate::tenants::{speedups, InnerRule, ShareAmong, TenantFairness, TenantJobs, WithinTenant};
 use fairground_core::order::{sort_indices_by, sort_stably_by};
 use fairground_core::policies::IncrementalLas;
 use fairground_core::{policies, Entity, GpuType, Normalization, Policy, Scenario, Tenant, Within};
@@ -45,10 +45,12 @@ use std::collections::BTreeMap;
 /// per-GPU throughput rate/scale_factor, so g_ij = s_i x_ij is exactly Gavel's formulation —
 /// except that a type with fewer GPUs than the job's scale factor shows throughput 0 for it
 /// (time there could never be given in a round; left in, it stalls the job).
-/// Tenant-level policies (`oef-coop`, `oef-noncoop`) see each tenant as one party: its
-/// throughput on a type is the mean per-GPU rate of its active jobs, its cap the sum of their
-/// scale factors; its allocation g_tj is shared equally in time by its active jobs,
-/// x_ij = g_tj / (m_t s_i) (scaled down so sum_j x_ij <= 1).
+/// With tenants as parties (`--share-among tenants`, and gandiva-fair always), each tenant is
+/// one party: its utility is the proxy of the rule inside tenants (`--within-tenant`,
+/// [`crate::tenants`]'s `within` module: a mean of its active jobs' speedups), its cap the sum of
+/// their scale factors; its allocation g_t reaches its jobs by that rule. gavel-hierarchical
+/// solves tenants and their jobs in one program (the tenants are its entities) and takes the
+/// rule as its entities' `within` (fairness or fifo).
 ///
 /// For speed, policies whose objective is symmetric in identical jobs (LAS, water
 /// filling, equal share) solve one party per job class — same model, scale factor and
@@ -113,6 +115,8 @@ pub struct GavelRounds {
     recomputations: usize,
     /// Each tenant's last split, with the jobs and bundle it was for.
     last_splits: BTreeMap<String, (TenantJobs, Vec<f64>, crate::tenants::Split)>,
+    /// How a tenant's GPUs reach its jobs, with tenants as parties and for gavel-hierarchical.
+    within: WithinTenant,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -368,7 +372,42 @@ impl GavelRounds {
             tenant_fairness: None,
             last_splits: BTreeMap::new(),
             recomputations: 0,
+            within: WithinTenant::default(),
         })
+    }
+
+    /// The rule inside each tenant (`--within-tenant`). `asked`: the user named it, so a
+    /// policy that has no tenants to share within is an error rather than a silent no-op.
+    pub fn within_tenant(mut self, rule: WithinTenant, asked: bool) -> Result<Self, SimError> {
+        let name = self.policy.name();
+        let refuse =
+            |why: String| SimError::Input(format!("--within-tenant {}: {why}", rule.name()));
+        if asked {
+            match self.parties {
+                Parties::Tenants => {}
+                Parties::TenantClasses if rule == WithinTenant::EqualTime => {
+                    return Err(refuse(format!(
+                        "{name} shares among a tenant's jobs by max-min (fairness) or in                          arrival order (fifo) in one program with the tenants; equal-time is                          for policies that share among tenants (--share-among tenants)"
+                    )))
+                }
+                Parties::TenantClasses => {}
+                _ if parties_for(name, ShareAmong::Tenants) == Parties::Tenants => {
+                    return Err(refuse(format!(
+                        "{name} shares among jobs here (--share-among jobs), so no tenant's GPUs                          are shared among its jobs; add --share-among tenants"
+                    )))
+                }
+                _ => {
+                    return Err(refuse(format!(
+                        "{name}'s shares are per job (each job's own steps, times or place in                          line), so there is no tenant's share to split among its jobs"
+                    )))
+                }
+            }
+        }
+        self.within = rule;
+        if self.parties == Parties::TenantClasses && rule == WithinTenant::Fifo {
+            self.parties = Parties::TenantQueue;
+        }
+        Ok(self)
     }
 
     /// Shares among jobs or tenants (`--share-among`), tenants weighted by `weights` (by name,
@@ -487,6 +526,8 @@ impl GavelRounds {
                 Parties::Queue => format!("{pos:012} job {}", job.id),
                 Parties::JobClasses => format!("{:?}", class_key(job)),
                 Parties::TenantClasses => format!("{} {:?}", job.tenant, class_key(job)),
+                // Each job, in arrival order: the entity's fifo serves the tenants list's order.
+                Parties::TenantQueue => format!("{pos:012} job {}", job.id),
             };
             parties.entry(key).or_default().push(s.job);
         }
@@ -522,6 +563,7 @@ impl GavelRounds {
             Vec::new()
         };
         let types = cluster.types.len();
+        let inner = self.inner_rule(cluster);
         let tenants: Vec<Tenant> = parties
             .iter()
             .enumerate()
@@ -530,7 +572,7 @@ impl GavelRounds {
                     let jobs = &tenant_jobs[p].0;
                     return Tenant {
                         name: name.clone(),
-                        throughput: jobs.utility(types),
+                        throughput: inner.proxy(jobs, types),
                         weight: self.tenant_weight(name),
                         max_gpus: Some(jobs.gpus()),
                         work: None,
@@ -547,7 +589,7 @@ impl GavelRounds {
                 let cap: u32 = members.iter().map(|&i| view.jobs[i].scale_factor).sum();
                 let weight = if weighted { members.len() as f64 } else { 1.0 };
                 // gavel-hierarchical: the job's tenant is its entity.
-                let entity = (self.parties == Parties::TenantClasses)
+                let entity = matches!(self.parties, Parties::TenantClasses | Parties::TenantQueue)
                     .then(|| view.jobs[members[0]].tenant.clone());
                 // A single job's steps left (min-makespan's R_i).
                 let work = (self.parties == Parties::Jobs)
@@ -566,7 +608,11 @@ impl GavelRounds {
         // gavel-hierarchical's entities: the jobs' tenants, of equal weight, each sharing among
         // its jobs by fairness.
         let mut entities: Vec<Entity> = Vec::new();
-        if self.parties == Parties::TenantClasses {
+        if matches!(self.parties, Parties::TenantClasses | Parties::TenantQueue) {
+            let within = match self.within {
+                WithinTenant::Fifo => Within::Fifo,
+                _ => Within::Fairness,
+            };
             let mut names: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
             for name in tenants.iter().filter_map(|t| t.entity.as_deref()) {
                 names.insert(name);
@@ -576,7 +622,7 @@ impl GavelRounds {
                 .map(|name| Entity {
                     name: name.to_string(),
                     weight: self.tenant_weight(name),
-                    within: Within::Fairness,
+                    within,
                     parent: None,
                 })
                 .collect();
@@ -633,7 +679,14 @@ impl GavelRounds {
             solution
         };
         if by_tenant {
-            self.split_among_jobs(view, &parties, &inst, &tenant_jobs, &solution.allocation);
+            self.split_among_jobs(
+                view,
+                &parties,
+                &inst,
+                &tenant_jobs,
+                &solution.allocation,
+                &inner,
+            );
             return Ok(());
         }
         for (t, members) in parties.values().enumerate() {
@@ -666,8 +719,16 @@ impl GavelRounds {
 }
 
 impl GavelRounds {
-    /// Each tenant's bundle reaches its jobs by [`TenantJobs::split`] (comparative advantage,
-    /// no job below its equal-time split); what tenants received is judged and recorded.
+    /// The rule inside tenants on this cluster.
+    fn inner_rule(&self, cluster: &Cluster) -> InnerRule {
+        let gpus = (0..cluster.types.len())
+            .map(|j| f64::from(cluster.gpus_of_type(j)))
+            .collect();
+        InnerRule::new(self.within, gpus)
+    }
+
+    /// Each tenant's bundle reaches its jobs by `inner` (`--within-tenant`); what tenants
+    /// received is judged and recorded.
     fn split_among_jobs(
         &mut self,
         view: &RoundView,
@@ -675,6 +736,7 @@ impl GavelRounds {
         inst: &fairground_core::Instance,
         tenant_jobs: &[(TenantJobs, Vec<usize>)],
         alloc: &fairground_core::Allocation,
+        inner: &InnerRule,
     ) {
         if self.tenant_fairness.is_none() {
             let mut names = std::collections::BTreeSet::new();
@@ -683,7 +745,7 @@ impl GavelRounds {
             }
             let weights = names.iter().map(|n| self.tenant_weight(n)).collect();
             let names = names.into_iter().map(str::to_string).collect();
-            self.tenant_fairness = Some(TenantFairness::new(names, weights));
+            self.tenant_fairness = Some(TenantFairness::new(names, weights).with_rule(self.within));
         }
         let record = self.tenant_fairness.as_mut().expect("made above");
         let mut realised = Vec::with_capacity(parties.len());
@@ -699,11 +761,11 @@ impl GavelRounds {
                 .filter(|(j, b, _)| j == jobs && b == bundle)
             {
                 Some((_, _, split)) => Some(split.clone()),
-                None => jobs.split(bundle).ok(),
+                None => inner.split(jobs, bundle),
             }
         });
         for ((p, (name, members)), split) in parties.iter().enumerate().zip(splits) {
-            let (jobs, class) = &tenant_jobs[p];
+            let jobs = &tenant_jobs[p].0;
             let bundle = &alloc.gpus[p];
             let split = split.unwrap_or_else(|| {
                 record.equal_time_fallbacks += 1;
@@ -716,8 +778,8 @@ impl GavelRounds {
                 .iter()
                 .map(|x| self.shares.push_row(x.clone()))
                 .collect();
-            for (&i, &c) in members.iter().zip(class) {
-                self.shares.set(i, rows[c]);
+            for (&i, &row) in members.iter().zip(&split.row_of_job) {
+                self.shares.set(i, rows[row]);
             }
             realised.push(split.utility);
             index.push(
@@ -730,7 +792,9 @@ impl GavelRounds {
         let jobs: Vec<TenantJobs> = tenant_jobs.iter().map(|(j, _)| j.clone()).collect();
         self.recomputations += 1;
         let judge = crate::tenants::judged_at(self.recomputations);
-        record.record(view.now, inst, &index, &jobs, alloc, &realised, judge);
+        record.record(
+            view.now, inst, &index, &jobs, alloc, &realised, judge, inner,
+        );
     }
 
     /// gavel-ftf in the simulator: Gavel's finish-time fairness with each job's history, solved
@@ -788,6 +852,17 @@ impl Scheduler for GavelRounds {
     fn parties(&self, asked: ShareAmong) -> String {
         let name = self.policy.name();
         match (self.parties, asked) {
+            (Parties::Tenants, _) if self.within != WithinTenant::EqualTime => {
+                let always = if asked == ShareAmong::Jobs {
+                    format!("; {name}'s shares are per tenant, so it always shares so")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "tenants (each tenant's GPUs reach its jobs by {}{always})",
+                    self.within.describe()
+                )
+            }
             (Parties::Tenants, ShareAmong::Jobs) => format!(
                 "tenants (each tenant's GPUs split among its jobs by what each does best; \
                  {name}'s shares are per tenant, so it always shares so)"
@@ -795,9 +870,11 @@ impl Scheduler for GavelRounds {
             (Parties::Tenants, _) => "tenants (each tenant's GPUs split among its jobs by what \
                                       each does best)"
                 .into(),
-            (Parties::TenantClasses, _) => {
-                "tenants, then jobs within each tenant (gavel-hierarchical always shares so)".into()
-            }
+            (Parties::TenantClasses | Parties::TenantQueue, _) => format!(
+                "tenants, then jobs within each tenant by {} in one program (gavel-hierarchical \
+                 always shares so)",
+                self.within.describe()
+            ),
             (_, ShareAmong::Jobs) => "jobs".into(),
             (Parties::Queue, ShareAmong::Tenants) => {
                 format!("jobs: {name} serves jobs in arrival order, so --share-among tenants does not apply")
@@ -809,8 +886,14 @@ impl Scheduler for GavelRounds {
         }
     }
 
+    fn has_tenant_shares(&self) -> bool {
+        true
+    }
+
     fn tenant_fairness(&self) -> Option<TenantFairness> {
-        self.tenant_fairness.clone()
+        let mut record = self.tenant_fairness.clone()?;
+        record.summarise();
+        Some(record)
     }
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
@@ -1057,15 +1140,18 @@ fn parties_for(policy: &str, share: ShareAmong) -> Parties {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Parties {
     /// The jobs' tenants (`--share-among tenants`): each tenant one linear utility, its bundle
-    /// split among its jobs by [`TenantJobs::split`].
+    /// split among its jobs by the rule inside tenants ([`InnerRule::split`]).
     Tenants,
     /// Each job (policies whose per-job shares depend on how many jobs there are).
     Jobs,
     /// Classes of identical jobs, weighted by their size (same optimum as per job, faster).
     JobClasses,
     /// Classes of identical jobs within each tenant, weighted by their size; the tenants are
-    /// the entities (gavel-hierarchical).
+    /// the entities (gavel-hierarchical with fairness inside tenants).
     TenantClasses,
+    /// Each job, in arrival order; the tenants are the entities, each serving its jobs in line
+    /// (gavel-hierarchical with fifo inside tenants).
+    TenantQueue,
     /// Each job, in arrival order (FIFO's queue); a job with priority 0 on a type is not
     /// picked there, as Gavel does for its FIFO policies.
     Queue,

@@ -45,6 +45,10 @@
 //! weighted equal split; t does not envy k (where the engine's EF requires it,
 //! [`fairground_core::fairness::must_not_envy`]) when V_t(g_t) >= V_t((w_t / w_k) g_k).
 
+mod within;
+
+pub use within::{InnerRule, WithinTenant};
+
 use crate::small_lp::DenseLp;
 use fairground_core::lp::{Lp, LpError};
 use fairground_core::order::sort_indices_by;
@@ -103,29 +107,54 @@ pub struct JobClass {
     pub gpus: f64,
 }
 
-/// One tenant's active jobs, as classes of identical jobs.
+/// One tenant's active jobs, as classes of jobs with the same speedups, and each job in arrival
+/// order (the order they were added).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TenantJobs {
     pub classes: Vec<JobClass>,
+    pub jobs: Vec<TenantJob>,
 }
 
-/// How a bundle reaches a tenant's jobs: per class, each member's fraction of time on each type
-/// (x_ij = y_ij / f_i), and the tenant's realised utility V_t(g).
+/// One job of a tenant: its class in [`TenantJobs::classes`] and its scale factor.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TenantJob {
+    pub class: usize,
+    pub gpus: f64,
+}
+
+/// How a bundle reaches a tenant's jobs: rows of fractions of time on each type (x_ij =
+/// y_ij / f_i), which row each job takes (`row_of_job`, in [`TenantJobs::jobs`]' order; the
+/// equal-time split has a row per class, fairness one per class and scale factor, fifo one per
+/// job), and the tenant's realised utility V_t(g) in reference-GPU work.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Split {
     pub time_share: Vec<Vec<f64>>,
+    pub row_of_job: Vec<usize>,
     pub utility: f64,
+}
+
+impl TenantJobs {
+    /// Each job's class: the equal-time split's rows.
+    fn class_rows(&self) -> Vec<usize> {
+        self.jobs.iter().map(|j| j.class).collect()
+    }
 }
 
 impl TenantJobs {
     /// Adds one job (its speedups and scale factor) to its class; returns the class.
     pub fn add(&mut self, speedup: Vec<f64>, gpus: f64) -> usize {
-        if let Some(c) = self.classes.iter().position(|c| c.speedup == speedup) {
-            self.classes[c].gpus += gpus;
-            return c;
-        }
-        self.classes.push(JobClass { speedup, gpus });
-        self.classes.len() - 1
+        let class = match self.classes.iter().position(|c| c.speedup == speedup) {
+            Some(c) => {
+                self.classes[c].gpus += gpus;
+                c
+            }
+            None => {
+                self.classes.push(JobClass { speedup, gpus });
+                self.classes.len() - 1
+            }
+        };
+        self.jobs.push(TenantJob { class, gpus });
+        class
     }
 
     /// S_t: the GPUs its jobs run on at once (the tenant's cap).
@@ -162,6 +191,7 @@ impl TenantJobs {
             .sum();
         Split {
             time_share: vec![x; self.classes.len()],
+            row_of_job: self.class_rows(),
             utility,
         }
     }
@@ -226,6 +256,7 @@ impl TenantJobs {
             .sum();
         Split {
             time_share,
+            row_of_job: self.class_rows(),
             utility,
         }
     }
@@ -296,6 +327,7 @@ impl TenantJobs {
         }
         Some(Split {
             time_share,
+            row_of_job: self.class_rows(),
             utility: sol.objective.max(equal.utility),
         })
     }
@@ -356,6 +388,7 @@ impl TenantJobs {
             .collect();
         Ok(Split {
             time_share,
+            row_of_job: self.class_rows(),
             utility: sol.objective().max(equal.utility),
         })
     }
@@ -428,6 +461,25 @@ pub struct TenantFairness {
     /// Per recomputation (thinned to at most 2 x [`crate::limits::MAX_SAMPLES`]): the time and
     /// each tenant's V_t and u_t (0 for a tenant with no active jobs).
     pub over_time: Vec<TenantSample>,
+    /// The rule inside each tenant, when it is not `equal-time` (left out for `equal-time`, so
+    /// that rule's output is what it was before there was a choice).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within_tenant: Option<WithinTenant>,
+    /// With such a rule: per tenant, the least and the median over recomputations of V_t(g_t) /
+    /// u_t(g_t), how far what the rule delivered is from the proxy the policy solved with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy_gap: Option<ProxyGap>,
+    /// Every recomputation's V_t / u_t per tenant, for [`TenantFairness::proxy_gap`].
+    #[serde(skip)]
+    gains: Vec<Vec<f64>>,
+}
+
+/// Per tenant (the record's order): the least and the median of V_t(g_t) / u_t(g_t) over the
+/// recomputations at which it was a party (1 where it never was).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProxyGap {
+    pub min: Vec<f64>,
+    pub median: Vec<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -456,12 +508,43 @@ impl TenantFairness {
             tight_envy: vec![vec![0; n]; n],
             equal_time_fallbacks: 0,
             over_time: Vec::new(),
+            within_tenant: None,
+            proxy_gap: None,
+            gains: vec![Vec::new(); n],
         }
+    }
+
+    /// The record of a run whose rule inside tenants is `rule` (named in the output unless it
+    /// is `equal-time`).
+    pub fn with_rule(mut self, rule: WithinTenant) -> TenantFairness {
+        self.within_tenant = (rule != WithinTenant::EqualTime).then_some(rule);
+        self
+    }
+
+    /// Fills [`TenantFairness::proxy_gap`] from the recomputations so far (with a named rule).
+    pub fn summarise(&mut self) {
+        if self.within_tenant.is_none() {
+            return;
+        }
+        let mut gap = ProxyGap::default();
+        for gains in &self.gains {
+            let mut sorted = gains.clone();
+            sorted.sort_by(f64::total_cmp);
+            let (min, median) = match sorted.len() {
+                0 => (1.0, 1.0),
+                n if n % 2 == 1 => (sorted[0], sorted[n / 2]),
+                n => (sorted[0], (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+            };
+            gap.min.push(min);
+            gap.median.push(median);
+        }
+        self.proxy_gap = Some(gap);
     }
 
     /// Judges one recomputation: `inst` is the policy's instance over the active tenants,
     /// `index[p]` the record's index of party p, `jobs[p]` its jobs, `alloc` the policy's
-    /// allocation and `realised[p]` = V_p(g_p) as split. `judge`: also judge SI and EF on V.
+    /// allocation and `realised[p]` = V_p(g_p) as `inner` split it. `judge`: also judge SI and
+    /// EF on V (what `inner` delivers from each bundle compared).
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -472,6 +555,7 @@ impl TenantFairness {
         alloc: &fairground_core::Allocation,
         realised: &[f64],
         judge: bool,
+        inner: &InnerRule,
     ) {
         use fairground_core::fairness::{self, TOLERANCE};
         let n = self.tenants.len();
@@ -484,7 +568,7 @@ impl TenantFairness {
         // The verdicts on V, one party per core (each an LP per tenant and required pair).
         let on_v: Vec<Option<OnV>> = if judge {
             fairground_core::parallel::map_indices(parties, |p| {
-                Some(judge_on_v(inst, p, &jobs[p], alloc, realised[p]))
+                Some(judge_on_v(inst, p, &jobs[p], alloc, realised[p], inner))
             })
         } else {
             vec![None; parties]
@@ -499,6 +583,9 @@ impl TenantFairness {
             self.recomputations[t] += 1;
             let gain = if linear > 0.0 { own / linear } else { 1.0 };
             self.mean_split_gain[t] += (gain - self.mean_split_gain[t]) / (seen + 1.0);
+            if self.within_tenant.is_some() {
+                self.gains[t].push(gain);
+            }
             if fairness::meets_share(inst, alloc, p) {
                 self.linear_si_held[t] += 1;
             }
@@ -556,6 +643,7 @@ fn judge_on_v(
     jobs: &TenantJobs,
     alloc: &fairground_core::Allocation,
     own: f64,
+    inner: &InnerRule,
 ) -> OnV {
     use fairground_core::fairness::{self, envy_relative_to_larger, TOLERANCE};
     let settled = |bundle: &[f64]| own >= jobs.value_bound(bundle) * (1.0 - TOLERANCE);
@@ -563,7 +651,7 @@ fn judge_on_v(
     let (si_held, si_ratio) = if settled(&equal) {
         (true, 1.0)
     } else {
-        let target = jobs.value(&equal);
+        let target = inner.value(jobs, &equal);
         let ratio = if target > 0.0 {
             (own / target).min(1.0)
         } else {
@@ -578,7 +666,7 @@ fn judge_on_v(
             .map(|g| g * inst.weight[p] / inst.weight[k])
             .collect();
         if !settled(&scaled) {
-            worst_envy = worst_envy.max(envy_relative_to_larger(own, jobs.value(&scaled)));
+            worst_envy = worst_envy.max(envy_relative_to_larger(own, inner.value(jobs, &scaled)));
         }
     }
     OnV {

@@ -1,0 +1,372 @@
+//! The rule inside a tenant (`--within-tenant`): how the GPUs a tenant-level policy gives a
+//! tenant reach the tenant's jobs, and the linear utility the outer policy sees for the tenant.
+//!
+//! A tenant-level policy solves over tenants, each one linear utility u_t(g) = sum_j s_tj g_j
+//! (its proxy), and gives tenant t a bundle g_t; the inner rule then places g_t on t's active
+//! jobs. Every tenant-level policy goes through the same rule, so two of them differ only in
+//! what the outer policy does. The rules:
+//!
+//! - **`fairness`** (the default): Gavel's heterogeneity-aware max-min among the tenant's jobs,
+//!   water filled, as `gavel-hierarchical` treats the jobs of one entity. Job i holds y_ij GPUs
+//!   of type j (on average) and reaches the level
+//!
+//!   ```text
+//!   level_i = sum_j (s_ij / p_i) y_ij      p_i = sum_j s_ij n_j / N
+//!   s.t. sum_i y_ij <= g_tj,  sum_j y_ij <= f_i,  y >= 0
+//!   ```
+//!
+//!   where s_ij is its speedup (per-GPU rate over its reference type's) and p_i its equal-share
+//!   throughput over the *whole cluster* (n_j GPUs of type j, N in all), in the same units, so
+//!   s_ij / p_i is Gavel's normalised throughput per GPU. The levels are raised together
+//!   (weight 1 per job) until each job is frozen (its scale factor f_i, or nothing left it can
+//!   use), by core's water filling ([`water_filling_with_units`]). Jobs of one model then get
+//!   about equal GPUs (until one reaches its scale factor); jobs of different models get equal
+//!   normalised levels, not equal GPUs.
+//! - **`fifo`**: the tenant's jobs in arrival order, each taking up to its scale factor from
+//!   what is left of the bundle, on the types it gains most from first (Gavel's FIFO within an
+//!   entity).
+//! - **`equal-time`**: the first split Fairground had ([`TenantJobs::split`]): every job the
+//!   same fraction of time on each type of the bundle, then types moved between jobs by
+//!   comparative advantage above those floors.
+//!
+//! **The proxy** (what the outer policy sees), in reference-GPU work per GPU of each type:
+//! - `equal-time` and `fifo`: s_tj = sum_i f_i s_ij / S_t, the scale-factor-weighted mean of the
+//!   jobs' speedups, which is exactly what equal time delivers. Under `fifo` which jobs the
+//!   bundle reaches depends on its size, and no linear utility can know that; the weighted mean
+//!   is its value when every job is served alike.
+//! - `fairness`: s_tj = sum_{i: s_ij > 0} p_i / sum_{i: s_ij > 0} (p_i / s_ij), the
+//!   p-weighted harmonic mean of the speedups on type j of the jobs that can run there. It is
+//!   exactly what the fairness rule delivers from a bundle of one type while no job is at its
+//!   scale factor: every job at one level L holds y_i = L p_i / s_ij GPUs and does s_ij y_i = L
+//!   p_i work. (OEF's bundles are mostly of one type.) Bundles of several types and jobs at
+//!   their scale factors make the delivered value differ; the run reports by how much.
+//!
+//! OEF's sharing incentive and envy-freeness are guarantees on the proxy; what a tenant's jobs
+//! actually get is judged separately on the delivered value ([`super::TenantFairness`]).
+
+use super::{dot, Split, TenantJobs};
+use fairground_core::order::sort_indices_by;
+use fairground_core::policies::water_filling_with_units;
+use serde::{Deserialize, Serialize};
+
+/// How a tenant's GPUs reach its jobs (`--within-tenant`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WithinTenant {
+    /// Heterogeneity-aware max-min among the tenant's jobs, water filled (the default).
+    #[default]
+    Fairness,
+    /// The tenant's jobs in arrival order, each up to its scale factor.
+    Fifo,
+    /// Equal time, then comparative advantage above the equal-time floors.
+    EqualTime,
+}
+
+impl WithinTenant {
+    pub const ALL: [WithinTenant; 3] = [
+        WithinTenant::Fairness,
+        WithinTenant::Fifo,
+        WithinTenant::EqualTime,
+    ];
+
+    pub fn parse(text: &str) -> Result<WithinTenant, String> {
+        WithinTenant::ALL
+            .into_iter()
+            .find(|w| w.name() == text)
+            .ok_or_else(|| {
+                format!(
+                    "--within-tenant '{text}': give fairness (max-min of the jobs' normalised \
+                     throughput, as gavel-hierarchical), fifo (jobs in arrival order) or \
+                     equal-time (equal time, then comparative advantage)"
+                )
+            })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            WithinTenant::Fairness => "fairness",
+            WithinTenant::Fifo => "fifo",
+            WithinTenant::EqualTime => "equal-time",
+        }
+    }
+
+    /// What the rule does, in the words a run's output uses.
+    pub fn describe(self) -> &'static str {
+        match self {
+            WithinTenant::Fairness => {
+                "fairness: max-min of its jobs' normalised throughput, water filled"
+            }
+            WithinTenant::Fifo => "fifo: its jobs in arrival order, each up to its scale factor",
+            WithinTenant::EqualTime => {
+                "equal-time: equal time, then comparative advantage above those floors"
+            }
+        }
+    }
+}
+
+/// A rule with what it reads of the cluster: its GPUs of each type (the fairness rule normalises
+/// each job by its equal-share throughput over the whole cluster, which a bundle cannot tell).
+#[derive(Debug, Clone, PartialEq)]
+pub struct InnerRule {
+    pub rule: WithinTenant,
+    cluster: Vec<f64>,
+}
+
+impl InnerRule {
+    pub fn new(rule: WithinTenant, cluster: Vec<f64>) -> InnerRule {
+        InnerRule { rule, cluster }
+    }
+
+    /// p_i: the mean of a job's speedups over the cluster's GPUs (its equal-share throughput in
+    /// reference-GPU units).
+    fn equal_share(&self, speedup: &[f64]) -> f64 {
+        let total: f64 = self.cluster.iter().sum();
+        if total > 0.0 {
+            dot(speedup, &self.cluster) / total
+        } else {
+            0.0
+        }
+    }
+
+    /// s_ij / p_i: Gavel's normalised throughput per GPU (0 for a job that can run nowhere).
+    fn unit(&self, speedup: &[f64]) -> Vec<f64> {
+        let p = self.equal_share(speedup);
+        speedup
+            .iter()
+            .map(|s| if p > 0.0 { s / p } else { 0.0 })
+            .collect()
+    }
+
+    /// s_t: the linear utility per GPU of each type the outer policy sees (the module's proxy).
+    pub fn proxy(&self, jobs: &TenantJobs, types: usize) -> Vec<f64> {
+        match self.rule {
+            WithinTenant::EqualTime | WithinTenant::Fifo => jobs.utility(types),
+            WithinTenant::Fairness => {
+                let p: Vec<f64> = jobs
+                    .classes
+                    .iter()
+                    .map(|c| self.equal_share(&c.speedup))
+                    .collect();
+                (0..types)
+                    .map(|j| {
+                        let (mut work, mut gpus) = (0.0, 0.0);
+                        for job in &jobs.jobs {
+                            let s = jobs.classes[job.class].speedup[j];
+                            if s > 0.0 {
+                                work += p[job.class];
+                                gpus += p[job.class] / s;
+                            }
+                        }
+                        if gpus > 0.0 {
+                            work / gpus
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// The rule's split of `bundle`; None when its LP failed (the caller falls back to
+    /// [`TenantJobs::equal_time`] and says so).
+    pub fn split(&self, jobs: &TenantJobs, bundle: &[f64]) -> Option<Split> {
+        match self.rule {
+            WithinTenant::EqualTime => jobs.split(bundle).ok(),
+            WithinTenant::Fifo => Some(fifo_split(jobs, bundle)),
+            WithinTenant::Fairness => self.fairness_split(jobs, bundle),
+        }
+    }
+
+    /// V_t(bundle): what the tenant's jobs get from `bundle` under the rule (the equal-time
+    /// split's value if the rule's LP fails).
+    pub fn value(&self, jobs: &TenantJobs, bundle: &[f64]) -> f64 {
+        self.split(jobs, bundle)
+            .map_or_else(|| jobs.equal_time(bundle).utility, |s| s.utility)
+    }
+
+    /// The fairness rule (the module's program), over groups of identical jobs: the same class
+    /// (speedups) and scale factor, m jobs, one party of weight m and cap m f.
+    fn fairness_split(&self, jobs: &TenantJobs, bundle: &[f64]) -> Option<Split> {
+        let types = bundle.len();
+        // (class, scale factor, members)
+        let mut groups: Vec<(usize, f64, f64)> = Vec::new();
+        let mut row_of_job = Vec::with_capacity(jobs.jobs.len());
+        for job in &jobs.jobs {
+            let g = match groups
+                .iter()
+                .position(|&(c, f, _)| c == job.class && f == job.gpus)
+            {
+                Some(g) => {
+                    groups[g].2 += 1.0;
+                    g
+                }
+                None => {
+                    groups.push((job.class, job.gpus, 1.0));
+                    groups.len() - 1
+                }
+            };
+            row_of_job.push(g);
+        }
+        let unit: Vec<Vec<f64>> = groups
+            .iter()
+            .map(|&(c, _, _)| self.unit(&jobs.classes[c].speedup))
+            .collect();
+        // GPUs of each type per member of each group.
+        let held: Vec<usize> = (0..types).filter(|&j| bundle[j] > 0.0).collect();
+        let per_job: Vec<Vec<f64>> = match held.as_slice() {
+            [] => vec![vec![0.0; types]; groups.len()],
+            &[j] => one_type_levels(&groups, &unit, bundle, j),
+            _ if groups.len() == 1 => one_group(&groups[0], &unit[0], bundle),
+            _ => levels_by_lp(&groups, &unit, bundle)?,
+        };
+        let time_share = per_job
+            .iter()
+            .zip(&groups)
+            .map(|(y, &(_, f, _))| {
+                let mut x: Vec<f64> = y.iter().map(|g| (g / f).max(0.0)).collect();
+                let sum: f64 = x.iter().sum();
+                if sum > 1.0 {
+                    x.iter_mut().for_each(|v| *v /= sum);
+                }
+                x
+            })
+            .collect::<Vec<_>>();
+        let utility = time_share
+            .iter()
+            .zip(&groups)
+            .map(|(x, &(c, f, m))| m * f * dot(&jobs.classes[c].speedup, x))
+            .sum();
+        Some(Split {
+            time_share,
+            row_of_job,
+            utility,
+        })
+    }
+}
+
+/// Water filling on a bundle of one type j, without an LP: a job of group g at level L holds
+/// L / u_gj GPUs, up to its scale factor (level f_g u_gj). Groups reach their caps in order of
+/// that level; the rest share what is left at one level. Groups that cannot run on j get none.
+fn one_type_levels(
+    groups: &[(usize, f64, f64)],
+    unit: &[Vec<f64>],
+    bundle: &[f64],
+    j: usize,
+) -> Vec<Vec<f64>> {
+    let types = bundle.len();
+    let mut order: Vec<usize> = (0..groups.len()).filter(|&g| unit[g][j] > 0.0).collect();
+    let cap_level = |g: usize| groups[g].1 * unit[g][j];
+    sort_indices_by(&mut order, &|a, b| cap_level(a).total_cmp(&cap_level(b)));
+    let mut left = bundle[j];
+    // GPUs the uncapped groups need per unit of level.
+    let mut per_level: f64 = order.iter().map(|&g| groups[g].2 / unit[g][j]).sum();
+    let mut y = vec![vec![0.0; types]; groups.len()];
+    for (k, &g) in order.iter().enumerate() {
+        let (_, f, m) = groups[g];
+        if left / per_level >= cap_level(g) {
+            y[g][j] = f;
+            left -= m * f;
+            per_level -= m / unit[g][j];
+            continue;
+        }
+        let level = left / per_level;
+        for &h in &order[k..] {
+            y[h][j] = level / unit[h][j];
+        }
+        break;
+    }
+    y
+}
+
+/// One group (identical jobs) on a bundle of several types: each member an m-th of every type,
+/// or, when that exceeds its scale factor, its scale factor's worth from its best types first.
+/// Every member reaches the same level, the most the bundle allows.
+fn one_group(group: &(usize, f64, f64), unit: &[f64], bundle: &[f64]) -> Vec<Vec<f64>> {
+    let &(_, f, m) = group;
+    let share: Vec<f64> = bundle
+        .iter()
+        .zip(unit)
+        .map(|(g, u)| if *u > 0.0 { g / m } else { 0.0 })
+        .collect();
+    if share.iter().sum::<f64>() <= f {
+        return vec![share];
+    }
+    let mut order: Vec<usize> = (0..bundle.len()).filter(|&j| share[j] > 0.0).collect();
+    sort_indices_by(&mut order, &|a, b| unit[b].total_cmp(&unit[a]));
+    let mut y = vec![0.0; bundle.len()];
+    let mut want = f;
+    for j in order {
+        y[j] = share[j].min(want);
+        want -= y[j];
+    }
+    vec![y]
+}
+
+/// The general case: core's water filling over the groups, on the bundle's GPUs. Groups that
+/// gain nothing from the bundle are left out (their level could never rise, and would hold
+/// everyone else's at 0).
+fn levels_by_lp(
+    groups: &[(usize, f64, f64)],
+    unit: &[Vec<f64>],
+    bundle: &[f64],
+) -> Option<Vec<Vec<f64>>> {
+    let types = bundle.len();
+    let able: Vec<usize> = (0..groups.len())
+        .filter(|&g| dot(&unit[g], bundle) > 0.0)
+        .collect();
+    let mut y = vec![vec![0.0; types]; groups.len()];
+    if able.is_empty() {
+        return Some(y);
+    }
+    let rates: Vec<Vec<f64>> = able.iter().map(|&g| unit[g].clone()).collect();
+    let inst = fairground_core::Instance {
+        type_names: (0..types).map(|j| format!("type {j}")).collect(),
+        tenant_names: able.iter().map(|g| format!("group {g}")).collect(),
+        count: bundle.to_vec(),
+        throughput: rates.clone(),
+        speedup: rates.clone(),
+        weight: able.iter().map(|&g| groups[g].2).collect(),
+        cap: able
+            .iter()
+            .map(|&g| Some(groups[g].1 * groups[g].2))
+            .collect(),
+        work: vec![1.0; able.len()],
+        entities: Default::default(),
+        co_located: Vec::new(),
+    };
+    let (alloc, _) = water_filling_with_units(&inst, &rates).ok()?;
+    for (k, &g) in able.iter().enumerate() {
+        let m = groups[g].2;
+        y[g] = alloc.gpus[k].iter().map(|v| v.max(0.0) / m).collect();
+    }
+    Some(y)
+}
+
+/// The fifo rule: jobs in arrival order, each up to its scale factor from what is left, on its
+/// fastest types first (ties: the cluster's type order).
+fn fifo_split(jobs: &TenantJobs, bundle: &[f64]) -> Split {
+    let mut left = bundle.to_vec();
+    let mut time_share = Vec::with_capacity(jobs.jobs.len());
+    let mut utility = 0.0;
+    for job in &jobs.jobs {
+        let speedup = &jobs.classes[job.class].speedup;
+        let mut order: Vec<usize> = (0..bundle.len()).filter(|&j| speedup[j] > 0.0).collect();
+        sort_indices_by(&mut order, &|a, b| speedup[b].total_cmp(&speedup[a]));
+        let mut x = vec![0.0; bundle.len()];
+        let mut want = job.gpus;
+        for j in order {
+            let take = left[j].max(0.0).min(want);
+            left[j] -= take;
+            want -= take;
+            x[j] = take / job.gpus;
+            utility += speedup[j] * take;
+        }
+        time_share.push(x);
+    }
+    Split {
+        row_of_job: (0..jobs.jobs.len()).collect(),
+        time_share,
+        utility,
+    }
+}
