@@ -370,3 +370,260 @@ fn fifo_split(jobs: &TenantJobs, bundle: &[f64]) -> Split {
         utility,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tenants::speedups;
+    use rand::{Rng, SeedableRng};
+
+    fn tenant(jobs: &[(Vec<f64>, f64)]) -> TenantJobs {
+        let mut t = TenantJobs::default();
+        for (s, f) in jobs {
+            t.add(s.clone(), *f);
+        }
+        t
+    }
+
+    /// Each job's level sum_j (s_ij / p_i) y_ij and GPUs sum_j y_ij, from the split, written out
+    /// from the module's definition.
+    fn levels_and_gpus(inner: &InnerRule, t: &TenantJobs, split: &Split) -> Vec<(f64, f64)> {
+        t.jobs
+            .iter()
+            .zip(&split.row_of_job)
+            .map(|(job, &row)| {
+                let s = &t.classes[job.class].speedup;
+                let total: f64 = inner.cluster.iter().sum();
+                let p: f64 = s
+                    .iter()
+                    .zip(&inner.cluster)
+                    .map(|(a, n)| a * n)
+                    .sum::<f64>()
+                    / total;
+                let y: Vec<f64> = split.time_share[row].iter().map(|x| x * job.gpus).collect();
+                // A job that can run nowhere (p = 0) has level 0.
+                let level = if p > 0.0 {
+                    s.iter().zip(&y).map(|(a, y)| a / p * y).sum()
+                } else {
+                    0.0
+                };
+                (level, y.iter().sum())
+            })
+            .collect()
+    }
+
+    /// The worked example (docs/simulator.md, "Who shares"): four 1-GPU jobs and one 8-GPU job of
+    /// one model on 6 V100s. Fairness: equal levels, the 1-GPU jobs at their scale factor, so 1
+    /// GPU each and 2 for the 8-GPU job; equal time: 6/12 of the time each, 0.5 and 4 GPUs; fifo
+    /// (the 8-GPU job first): all 6 to it.
+    #[test]
+    fn the_worked_example() {
+        let jobs = [
+            (vec![1.0], 8.0),
+            (vec![1.0], 1.0),
+            (vec![1.0], 1.0),
+            (vec![1.0], 1.0),
+            (vec![1.0], 1.0),
+        ];
+        let t = tenant(&jobs);
+        for (rule, want) in [
+            (WithinTenant::Fairness, [2.0, 1.0, 1.0, 1.0, 1.0]),
+            (WithinTenant::EqualTime, [4.0, 0.5, 0.5, 0.5, 0.5]),
+            (WithinTenant::Fifo, [6.0, 0.0, 0.0, 0.0, 0.0]),
+        ] {
+            let inner = InnerRule::new(rule, vec![8.0]);
+            let split = inner.split(&t, &[6.0]).unwrap();
+            for (k, (job, &row)) in t.jobs.iter().zip(&split.row_of_job).enumerate() {
+                let gpus = split.time_share[row][0] * job.gpus;
+                assert!((gpus - want[k]).abs() < 1e-9, "{rule:?} job {k}: {gpus}");
+            }
+            assert!((split.utility - 6.0).abs() < 1e-9, "{rule:?}: {split:?}");
+        }
+    }
+
+    /// Two types by hand: a k80 and a v100 GPU in the bundle (1 + 1 in the cluster), two 1-GPU
+    /// jobs, a with speedups (1, 1) and b with (1, 3). p_a = 1, p_b = 2, so a's level is
+    /// y_k80 + y_v100 and b's (y_k80 + 3 y_v100) / 2. Max-min: b takes the v100 (level 1.5 at
+    /// most, its cap) and a the k80 (level 1); a cannot rise past 1 without taking v100 time
+    /// from b, which would bring b below a... at equal levels L: a = (1 - v, v), b = (0, 1 - v)
+    /// with a's level 1 and b's 1.5 (1 - v): b above a for v < 1/3, so the max-min is a at 1, b
+    /// at 1.5 (v = 0): a on the k80, b on the v100.
+    #[test]
+    fn two_types_by_hand() {
+        let t = tenant(&[(vec![1.0, 1.0], 1.0), (vec![1.0, 3.0], 1.0)]);
+        let inner = InnerRule::new(WithinTenant::Fairness, vec![1.0, 1.0]);
+        let split = inner.split(&t, &[1.0, 1.0]).unwrap();
+        let got = levels_and_gpus(&inner, &t, &split);
+        assert!((got[0].0 - 1.0).abs() < 1e-6, "{got:?} {split:?}");
+        assert!((got[1].0 - 1.5).abs() < 1e-6, "{got:?} {split:?}");
+        // Work in reference-GPU units: a 1, b 3.
+        assert!((split.utility - 4.0).abs() < 1e-6, "{split:?}");
+    }
+
+    /// The fast paths (one type; one kind of job) against core's water filling on random
+    /// tenants: the same sorted levels, every job within its scale factor and the bundle.
+    #[test]
+    fn the_fast_paths_reach_the_water_fillings_levels() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(23);
+        let mut capped = 0;
+        for case in 0..300 {
+            let types = 3;
+            let cluster: Vec<f64> = (0..types).map(|_| rng.random_range(1..9) as f64).collect();
+            let inner = InnerRule::new(WithinTenant::Fairness, cluster);
+            let kinds: Vec<Vec<f64>> = (0..rng.random_range(1..4))
+                .map(|_| {
+                    speedups(
+                        &(0..types)
+                            .map(|_| {
+                                if rng.random_bool(0.2) {
+                                    0.0
+                                } else {
+                                    rng.random_range(0.5..6.0)
+                                }
+                            })
+                            .collect::<Vec<_>>(),
+                    )
+                })
+                .collect();
+            let one_kind = case % 2 == 0;
+            let jobs: Vec<(Vec<f64>, f64)> = (0..rng.random_range(1..8))
+                .map(|_| {
+                    let k = if one_kind {
+                        0
+                    } else {
+                        rng.random_range(0..kinds.len())
+                    };
+                    let f = if one_kind {
+                        2.0
+                    } else {
+                        [1.0, 2.0, 4.0][rng.random_range(0..3)]
+                    };
+                    (kinds[k].clone(), f)
+                })
+                .collect();
+            let t = tenant(&jobs);
+            let mut bundle = vec![0.0; types];
+            if one_kind {
+                for g in &mut bundle {
+                    *g = rng.random_range(0.0..1.0) * t.gpus();
+                }
+            } else {
+                bundle[rng.random_range(0..types)] = rng.random_range(0.1..1.5) * t.gpus();
+            }
+            let fast = inner.split(&t, &bundle).unwrap();
+            // The groups of the split, written again for the LP.
+            let groups: Vec<(usize, f64, f64)> = {
+                let mut g: Vec<(usize, f64, f64)> = Vec::new();
+                for job in &t.jobs {
+                    match g
+                        .iter_mut()
+                        .find(|(c, f, _)| *c == job.class && *f == job.gpus)
+                    {
+                        Some(e) => e.2 += 1.0,
+                        None => g.push((job.class, job.gpus, 1.0)),
+                    }
+                }
+                g
+            };
+            let unit: Vec<Vec<f64>> = groups
+                .iter()
+                .map(|&(c, _, _)| inner.unit(&t.classes[c].speedup))
+                .collect();
+            let by_lp = levels_by_lp(&groups, &unit, &bundle).unwrap();
+            let lp_split = Split {
+                time_share: by_lp
+                    .iter()
+                    .zip(&groups)
+                    .map(|(y, &(_, f, _))| y.iter().map(|v| v / f).collect())
+                    .collect(),
+                row_of_job: fast.row_of_job.clone(),
+                utility: 0.0,
+            };
+            let mut a: Vec<(f64, f64)> = levels_and_gpus(&inner, &t, &fast);
+            let mut b: Vec<(f64, f64)> = levels_and_gpus(&inner, &t, &lp_split);
+            for ((_, gpus), job) in a.iter().zip(&t.jobs) {
+                assert!(*gpus <= job.gpus * (1.0 + 1e-9), "case {case}: {a:?}");
+                capped += usize::from((gpus - job.gpus).abs() < 1e-9);
+            }
+            for j in 0..types {
+                let used: f64 = t
+                    .jobs
+                    .iter()
+                    .zip(&fast.row_of_job)
+                    .map(|(job, &r)| fast.time_share[r][j] * job.gpus)
+                    .sum();
+                assert!(used <= bundle[j] * (1.0 + 1e-9) + 1e-12, "case {case}");
+            }
+            a.sort_by(|x, y| x.0.total_cmp(&y.0));
+            b.sort_by(|x, y| x.0.total_cmp(&y.0));
+            for (x, y) in a.iter().zip(&b) {
+                assert!(
+                    (x.0 - y.0).abs() <= 1e-5 * y.0.max(1.0),
+                    "case {case}: {a:?} against the LP's {b:?} ({jobs:?} {bundle:?})"
+                );
+            }
+        }
+        assert!(capped > 50, "{capped} jobs at their scale factor");
+    }
+
+    /// The fairness proxy is exact on a bundle of one type while no job is at its scale factor:
+    /// V = sum_j s_tj g_j.
+    #[test]
+    fn the_fairness_proxy_is_what_a_one_type_bundle_delivers() {
+        let t = tenant(&[
+            (vec![1.0, 2.0, 4.0], 8.0),
+            (vec![1.0, 1.5, 2.0], 8.0),
+            (vec![1.0, 3.0, 0.0], 8.0),
+        ]);
+        let inner = InnerRule::new(WithinTenant::Fairness, vec![4.0, 4.0, 4.0]);
+        let proxy = inner.proxy(&t, 3);
+        for j in 0..3 {
+            let mut bundle = vec![0.0; 3];
+            bundle[j] = 3.0;
+            let v = inner.split(&t, &bundle).unwrap().utility;
+            assert!(
+                (v - 3.0 * proxy[j]).abs() < 1e-9,
+                "type {j}: {v} vs {proxy:?}"
+            );
+        }
+        // Hand-computed on the v100: p = (7/3, 1.5, 4/3); the third job cannot run there, so
+        // s = (7/3 + 1.5) / (7/3 / 4 + 1.5 / 2) = 23/8.
+        assert!((proxy[2] - 23.0 / 8.0).abs() < 1e-12, "{proxy:?}");
+    }
+
+    /// Fifo by hand: jobs in arrival order take their fastest types first, up to their scale
+    /// factors: a (2 GPUs, fastest on type 1) takes type 1's 1.5 and 0.5 of type 0; b (1 GPU)
+    /// takes what is left of type 0; c gets nothing.
+    #[test]
+    fn fifo_serves_in_arrival_order() {
+        let t = tenant(&[
+            (vec![1.0, 2.0], 2.0),
+            (vec![1.0, 3.0], 1.0),
+            (vec![1.0, 1.0], 1.0),
+        ]);
+        let inner = InnerRule::new(WithinTenant::Fifo, vec![4.0, 4.0]);
+        let split = inner.split(&t, &[1.0, 1.5]).unwrap();
+        let gpus = |k: usize| -> Vec<f64> {
+            split.time_share[split.row_of_job[k]]
+                .iter()
+                .map(|x| x * t.jobs[k].gpus)
+                .collect()
+        };
+        assert_eq!(gpus(0), vec![0.5, 1.5]);
+        assert_eq!(gpus(1), vec![0.5, 0.0]);
+        assert_eq!(gpus(2), vec![0.0, 0.0]);
+        assert!((split.utility - (0.5 + 3.0 + 0.5)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn names_round_trip_and_a_wrong_one_says_what_to_give() {
+        for w in WithinTenant::ALL {
+            assert_eq!(WithinTenant::parse(w.name()), Ok(w));
+        }
+        let e = WithinTenant::parse("fair").unwrap_err();
+        assert!(
+            e.contains("--within-tenant 'fair'") && e.contains("equal-time"),
+            "{e}"
+        );
+    }
+}

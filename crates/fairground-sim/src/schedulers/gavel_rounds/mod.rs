@@ -117,6 +117,17 @@ pub struct GavelRounds {
     last_splits: BTreeMap<String, (TenantJobs, Vec<f64>, crate::tenants::Split)>,
     /// How a tenant's GPUs reach its jobs, with tenants as parties and for gavel-hierarchical.
     within: WithinTenant,
+    /// For tests: another scheduler solved on the same active jobs at every recomputation,
+    /// whose jobs' normalised levels must equal this one's to the tolerance ([`LevelCheck`]).
+    level_check: Option<Box<LevelCheck>>,
+}
+
+/// [`GavelRounds::with_level_check`]'s reference, its tolerance and how many recomputations
+/// it has checked.
+struct LevelCheck {
+    reference: GavelRounds,
+    tolerance: f64,
+    checked: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -206,30 +217,28 @@ fn per_gpu_rates(cluster: &Cluster, job: &Job) -> Vec<f64> {
         .collect()
 }
 
-/// LAS's objective for per-job x: min over active jobs of sum_j T_ij s_i x_ij / prop_i, with
-/// T per GPU as the policy saw it (types too small for the job masked).
+/// LAS's objective for per-job x: min over active jobs of their [`normalised_level`].
 fn lowest_normalised_throughput(view: &RoundView, x: &shares::Shares) -> f64 {
+    view.active
+        .iter()
+        .map(|s| normalised_level(view, s.job, x.of(s.job)))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// Job i's normalised level under x_i: sum_j T_ij s_i x_ij / prop_i, with T per GPU as the
+/// policies see it (types too small for the job masked) and prop_i = sum_j T_ij n_j / N.
+fn normalised_level(view: &RoundView, i: usize, x: &[f64]) -> f64 {
     let cluster = view.cluster;
     let gpus: Vec<f64> = (0..cluster.types.len())
         .map(|j| f64::from(cluster.gpus_of_type(j)))
         .collect();
     let total: f64 = gpus.iter().sum();
-    view.active
-        .iter()
-        .map(|s| {
-            let job = &view.jobs[s.job];
-            let rates = per_gpu_rates(cluster, job);
-            let prop = rates.iter().zip(&gpus).map(|(r, n)| r * n).sum::<f64>() / total;
-            let sf = f64::from(job.scale_factor);
-            let got: f64 = x
-                .of(s.job)
-                .iter()
-                .zip(&rates)
-                .map(|(x, r)| x * r * sf)
-                .sum();
-            got / prop
-        })
-        .fold(f64::INFINITY, f64::min)
+    let job = &view.jobs[i];
+    let rates = per_gpu_rates(cluster, job);
+    let prop = rates.iter().zip(&gpus).map(|(r, n)| r * n).sum::<f64>() / total;
+    let sf = f64::from(job.scale_factor);
+    let got: f64 = x.iter().zip(&rates).map(|(x, r)| x * r * sf).sum();
+    got / prop
 }
 
 /// The engine's instance of `tenants` (and `entities`) on the cluster's GPU types; a scenario
@@ -373,7 +382,35 @@ impl GavelRounds {
             last_splits: BTreeMap::new(),
             recomputations: 0,
             within: WithinTenant::default(),
+            level_check: None,
         })
+    }
+
+    /// Solves `reference` too at every recomputation, on the same active jobs, and fails the
+    /// round with [`SimError::Policy`] when a job's normalised level (sum_j T_ij s_i x_ij /
+    /// prop_i, as [`lowest_normalised_throughput`] reads it) differs from the reference's by
+    /// more than `tolerance`, relative. For tests: a two-stage allocation against the joint one.
+    pub fn with_level_check(mut self, reference: GavelRounds, tolerance: f64) -> Self {
+        self.level_check = Some(Box::new(LevelCheck {
+            reference,
+            tolerance,
+            checked: 0,
+        }));
+        self
+    }
+
+    /// GPUs each job holds on average under the last allocation: sum_j s_i x_ij (0 without
+    /// one). For tests and for reading what a rule gave.
+    pub fn gpus_held(&self, jobs: &[Job]) -> Vec<f64> {
+        jobs.iter()
+            .enumerate()
+            .map(|(i, job)| self.shares.of(i).iter().sum::<f64>() * f64::from(job.scale_factor))
+            .collect()
+    }
+
+    /// Recomputations checked by [`GavelRounds::with_level_check`].
+    pub fn levels_checked(&self) -> usize {
+        self.level_check.as_ref().map_or(0, |c| c.checked)
     }
 
     /// The rule inside each tenant (`--within-tenant`). `asked`: the user named it, so a
@@ -488,6 +525,28 @@ impl GavelRounds {
         } else {
             self.shares.clear(jobs, &active);
             self.recompute_fresh(view)?;
+        }
+        if let Some(check) = self.level_check.as_mut() {
+            let reference = &mut check.reference;
+            reference.shares.clear(jobs, &reference.allocated_for);
+            reference.recompute_fresh(view)?;
+            reference.allocated_for = active.clone();
+            for &i in &active {
+                let (a, b) = (
+                    normalised_level(view, i, self.shares.of(i)),
+                    normalised_level(view, i, reference.shares.of(i)),
+                );
+                if (a - b).abs() > check.tolerance * a.abs().max(b.abs()).max(1e-9) {
+                    return Err(SimError::Policy(format!(
+                        "job {} at t = {:.0} s: normalised level {a} under {}, {b} under {}",
+                        view.jobs[i].id,
+                        view.now,
+                        self.policy.name(),
+                        reference.policy.name()
+                    )));
+                }
+            }
+            check.checked += 1;
         }
         self.allocated_for = active;
         self.active_changed = false;
