@@ -545,14 +545,14 @@ mod tests {
                 assert!(*gpus <= job.gpus * (1.0 + 1e-9), "case {case}: {a:?}");
                 capped += usize::from((gpus - job.gpus).abs() < 1e-9);
             }
-            for j in 0..types {
+            for (j, g) in bundle.iter().enumerate() {
                 let used: f64 = t
                     .jobs
                     .iter()
                     .zip(&fast.row_of_job)
                     .map(|(job, &r)| fast.time_share[r][j] * job.gpus)
                     .sum();
-                assert!(used <= bundle[j] * (1.0 + 1e-9) + 1e-12, "case {case}");
+                assert!(used <= g * (1.0 + 1e-9) + 1e-12, "case {case}");
             }
             a.sort_by(|x, y| x.0.total_cmp(&y.0));
             b.sort_by(|x, y| x.0.total_cmp(&y.0));
