@@ -557,9 +557,9 @@ fn tenant_lines(f: &fairground_sim::tenants::TenantFairness) -> Vec<String> {
         ));
     }
     lines.push(
-        "(u: the linear utility the policy solved with, at every recomputation; V: what the \
-         tenant's jobs got from the split, judged at 8 recomputations per doubling; split gain: \
-         V over u on average)"
+        "(u: the tenant's linear utility, which a two-stage policy solves with, at every \
+         recomputation; V: what the tenant's jobs got, judged at 8 recomputations per doubling; \
+         split gain: V over u on average)"
             .into(),
     );
     if let (Some(rule), Some(gap)) = (f.within_tenant, &f.proxy_gap) {

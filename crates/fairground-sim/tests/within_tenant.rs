@@ -197,3 +197,39 @@ fn a_rule_inside_tenants_where_there_are_none_is_refused() {
         assert!(schedulers::by_name(policy, &config).is_ok(), "{policy}");
     }
 }
+
+/// gavel-hierarchical is judged as the two-stage policies are: every tenant is judged on what
+/// its jobs received. On one type, with the tenants as entities of equal weight, each tenant
+/// holds at least its equal split or all its jobs can use, so sharing incentive holds on V at
+/// every judged recomputation, and each tenant's V is the GPUs its jobs hold (speedup 1).
+#[test]
+fn gavel_hierarchical_has_verdicts_on_what_tenants_received() {
+    let cluster = Cluster::parse("v100=8").unwrap();
+    let cfg = SyntheticConfig {
+        jobs: 40,
+        jobs_per_hour: 6.0,
+        seed: 4,
+        tenants: 3,
+        tenant_mix: TenantMix::Uniform,
+    };
+    let jobs = synthetic(&cfg, &ThroughputTable::builtin(), &cluster.types).unwrap();
+    let config = SimConfig::default();
+    let mut scheduler = schedulers::by_name("gavel-hierarchical", &config).unwrap();
+    let r = simulate(&cluster, &jobs, scheduler.as_mut(), &config, &mut |_, _| {}).unwrap();
+    let f = r
+        .tenant_fairness
+        .expect("gavel-hierarchical judges its tenants");
+    assert_eq!(f.tenants, ["tenant0", "tenant1", "tenant2"]);
+    for t in 0..3 {
+        assert!(f.judged[t] > 5, "{:?}", f.judged);
+        assert_eq!(
+            f.si_held[t], f.judged[t],
+            "tenant {t}: {:?}",
+            f.worst_si_ratio
+        );
+    }
+    for sample in &f.over_time {
+        let held: f64 = sample.realised.iter().sum();
+        assert!(held <= 8.0 + 1e-6, "t = {}: {held} GPUs", sample.t);
+    }
+}

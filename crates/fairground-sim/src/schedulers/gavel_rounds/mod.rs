@@ -737,6 +737,9 @@ impl GavelRounds {
             }
             solution
         };
+        if matches!(self.parties, Parties::TenantClasses | Parties::TenantQueue) {
+            self.judge_hierarchical(view, &parties, &solution.allocation)?;
+        }
         if by_tenant {
             self.split_among_jobs(
                 view,
@@ -797,16 +800,11 @@ impl GavelRounds {
         alloc: &fairground_core::Allocation,
         inner: &InnerRule,
     ) {
-        if self.tenant_fairness.is_none() {
-            let mut names = std::collections::BTreeSet::new();
-            for job in view.jobs {
-                names.insert(job.tenant.as_str());
-            }
-            let weights = names.iter().map(|n| self.tenant_weight(n)).collect();
-            let names = names.into_iter().map(str::to_string).collect();
-            self.tenant_fairness = Some(TenantFairness::new(names, weights).with_rule(self.within));
-        }
-        let record = self.tenant_fairness.as_mut().expect("made above");
+        self.tenant_record(view);
+        let record = self
+            .tenant_fairness
+            .as_mut()
+            .expect("made by tenant_record");
         let mut realised = Vec::with_capacity(parties.len());
         let mut index = Vec::with_capacity(parties.len());
         // Each tenant's split, one tenant per core (natively; in turn in wasm): the last one's
@@ -854,6 +852,91 @@ impl GavelRounds {
         record.record(
             view.now, inst, &index, &jobs, alloc, &realised, judge, inner,
         );
+    }
+
+    /// The record of what tenants received, made at the first recomputation over every tenant
+    /// of the workload.
+    fn tenant_record(&mut self, view: &RoundView) -> &mut TenantFairness {
+        if self.tenant_fairness.is_none() {
+            let mut names = std::collections::BTreeSet::new();
+            for job in view.jobs {
+                names.insert(job.tenant.as_str());
+            }
+            let weights = names.iter().map(|n| self.tenant_weight(n)).collect();
+            let names = names.into_iter().map(str::to_string).collect();
+            self.tenant_fairness = Some(TenantFairness::new(names, weights).with_rule(self.within));
+        }
+        self.tenant_fairness.as_mut().expect("made above")
+    }
+
+    /// gavel-hierarchical's verdicts, judged as the two-stage policies' are: each tenant's bundle
+    /// is what its jobs hold together, V_t(g_t) the reference-GPU work they do with it, and
+    /// V_t of another bundle what the rule inside tenants (`fairness` or `fifo`) would deliver
+    /// from it; SI against the tenant's capped weighted equal split, EF by the engine's pairs.
+    /// u_t is the rule's proxy, as for the two-stage policies.
+    fn judge_hierarchical(
+        &mut self,
+        view: &RoundView,
+        parties: &BTreeMap<String, Vec<usize>>,
+        alloc: &fairground_core::Allocation,
+    ) -> Result<(), SimError> {
+        let cluster = view.cluster;
+        let types = cluster.types.len();
+        // By tenant (name order): its jobs, the GPUs they hold, the work they do.
+        let mut by_tenant: BTreeMap<String, (TenantJobs, Vec<f64>, f64)> = BTreeMap::new();
+        for (p, members) in parties.values().enumerate() {
+            let per_job: Vec<f64> = alloc.gpus[p]
+                .iter()
+                .map(|g| g / members.len() as f64)
+                .collect();
+            for &i in members {
+                let job = &view.jobs[i];
+                let s = speedups(&per_gpu_rates(cluster, job));
+                let entry = by_tenant
+                    .entry(job.tenant.clone())
+                    .or_insert_with(|| (TenantJobs::default(), vec![0.0; types], 0.0));
+                entry.2 += s.iter().zip(&per_job).map(|(s, y)| s * y).sum::<f64>();
+                entry.0.add(s, f64::from(job.scale_factor));
+                for (g, y) in entry.1.iter_mut().zip(&per_job) {
+                    *g += y;
+                }
+            }
+        }
+        let inner = self.inner_rule(cluster);
+        let tenants: Vec<Tenant> = by_tenant
+            .iter()
+            .map(|(name, (jobs, _, _))| Tenant {
+                name: name.clone(),
+                throughput: inner.proxy(jobs, types),
+                weight: self.tenant_weight(name),
+                max_gpus: Some(jobs.gpus()),
+                work: None,
+                entity: None,
+            })
+            .collect();
+        let inst = instance_over(cluster, tenants, Vec::new(), Normalization::Raw)?;
+        let bundles = fairground_core::Allocation {
+            gpus: by_tenant.values().map(|(_, g, _)| g.clone()).collect(),
+        };
+        let realised: Vec<f64> = by_tenant.values().map(|(_, _, v)| *v).collect();
+        let jobs: Vec<TenantJobs> = by_tenant.values().map(|(j, _, _)| j.clone()).collect();
+        let record = self.tenant_record(view);
+        let index: Vec<usize> = by_tenant
+            .keys()
+            .map(|name| {
+                record
+                    .tenants
+                    .binary_search(name)
+                    .expect("every tenant of the workload is in the record")
+            })
+            .collect();
+        self.recomputations += 1;
+        let judge = crate::tenants::judged_at(self.recomputations);
+        let record = self.tenant_fairness.as_mut().expect("made above");
+        record.record(
+            view.now, &inst, &index, &jobs, &bundles, &realised, judge, &inner,
+        );
+        Ok(())
     }
 
     /// gavel-ftf in the simulator: Gavel's finish-time fairness with each job's history, solved
