@@ -189,7 +189,31 @@ pub fn run(a: SimulateArgs) -> Result<(), String> {
 }
 
 /// Everything before the policies run: flags checked, cluster made, workload generated or read.
+/// `--within-tenant`, when given, has a meaning for every policy of the run (each shares among
+/// tenants): checked before any workload is made, and for every case of a sweep's spec.
+pub fn check_within_tenant(a: &SimulateArgs) -> Result<(), String> {
+    let Some(text) = a.within_tenant.as_deref() else {
+        return Ok(());
+    };
+    let config = SimConfig {
+        share_among: ShareAmong::parse(&a.share_among)?,
+        within_tenant: Some(WithinTenant::parse(text)?),
+        ..SimConfig::default()
+    };
+    for policy in &a.policies {
+        // Only the option's own refusal: an unknown policy is reported where it always is.
+        if let Err(e) = schedulers::by_name(policy, &config) {
+            let e = e.to_string();
+            if e.contains("--within-tenant") {
+                return Err(e);
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
+    check_within_tenant(a)?;
     // Before anything is generated or read: a typo of one zero too many is refused at once.
     for (flag, n) in [
         ("--synthetic", a.synthetic),

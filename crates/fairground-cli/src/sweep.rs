@@ -609,7 +609,11 @@ fn checked_spec(spec_path: &Path) -> Result<(Spec, String, Vec<Case>, Vec<Simula
     let cases = spec.cases();
     let args: Vec<SimulateArgs> = cases
         .iter()
-        .map(|c| spec.args(c).map_err(|e| format!("case {}: {e}", c.key)))
+        .map(|c| {
+            spec.args(c)
+                .and_then(|a| crate::simulate::check_within_tenant(&a).map(|()| a))
+                .map_err(|e| format!("case {}: {e}", c.key))
+        })
         .collect::<Result<_, _>>()?;
     Ok((spec, text, cases, args))
 }

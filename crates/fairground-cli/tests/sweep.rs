@@ -403,3 +403,61 @@ fn bad_specs_shards_and_folders_are_refused_with_located_messages() {
     ]);
     assert!(e.contains("shards of different specs do not merge"), "{e}");
 }
+
+/// `within-tenant` is a spec key like any `simulate` flag: as an axis, each case's row says
+/// what `simulate --within-tenant` says of the same run, and a value with no meaning for a
+/// policy is refused before anything runs, naming the key.
+#[test]
+fn the_rule_inside_tenants_is_an_axis() {
+    let spec = common::temp(
+        "sweep",
+        "within.toml",
+        "policy = [\"oef-coop\"]\nsynthetic = 40\ntenants = 3\nshare-among = \"tenants\"\n\
+         within-tenant = [\"fairness\", \"equal-time\"]\ncluster = \"v100=4,p100=4,k80=4\"\n",
+    );
+    let out = scratch("within");
+    sweep(&[&spec, "--out", out.to_str().unwrap()]);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 1 + 2);
+    let col = |name: &str| rows[0].iter().position(|c| c == name).unwrap();
+    for rule in ["fairness", "equal-time"] {
+        let row = rows
+            .iter()
+            .find(|r| r[col("within_tenant")] == rule)
+            .unwrap_or_else(|| panic!("no row for {rule}: {rows:?}"));
+        let alone = common::json(&[
+            "simulate",
+            "--synthetic",
+            "40",
+            "--tenants",
+            "3",
+            "--share-among",
+            "tenants",
+            "--within-tenant",
+            rule,
+            "--cluster",
+            "v100=4,p100=4,k80=4",
+            "--policy",
+            "oef-coop",
+            "--json",
+        ]);
+        let avg_h = alone["avg_jct_s"].as_f64().unwrap() / 3600.0;
+        let swept: f64 = row[col("avg_jct_h")].parse().unwrap();
+        assert!(
+            (swept - avg_h).abs() < 1e-5,
+            "{rule}: {swept} against {avg_h}"
+        );
+    }
+    let bad = common::temp(
+        "sweep",
+        "within-bad.toml",
+        "policy = [\"oef-coop\"]\nsynthetic = 40\nwithin-tenant = \"fifo\"\ncluster = \"v100=4\"\n",
+    );
+    let bad_out = scratch("within-bad");
+    let err = refused(&[&bad, "--out", bad_out.to_str().unwrap()]);
+    assert!(
+        err.contains("--within-tenant fifo: oef-coop shares among jobs here"),
+        "{err}"
+    );
+    assert!(!bad_out.exists(), "refused before anything was written");
+}

@@ -153,6 +153,23 @@ def test_todays_gpus_from_python_and_its_located_errors():
         fairground.simulate(5, CLUSTER, ["fifoo"])
 
 
+def test_the_rule_inside_tenants_from_python():
+    args = ("--synthetic", "40", "--cluster", CLUSTER, "--policy", "oef-coop", "--tenants", "3",
+            "--share-among", "tenants")
+    for rule in ["fairness", "fifo", "equal-time"]:
+        ours = fairground.simulate(40, CLUSTER, ["oef-coop"], tenants=3, share_among="tenants",
+                                   within_tenant=rule)
+        (theirs,) = cli_simulate(*args, "--within-tenant", rule)
+        theirs.pop("jobs")
+        assert ours["policies"]["oef-coop"] == without_peak_memory(theirs)
+        fairness = ours["policies"]["oef-coop"]["tenant_fairness"]
+        assert fairness.get("within_tenant") == (None if rule == "equal-time" else rule)
+    with pytest.raises(ValueError, match="--within-tenant 'fair': give fairness"):
+        fairground.simulate(5, CLUSTER, ["oef-coop"], share_among="tenants", within_tenant="fair")
+    with pytest.raises(ValueError, match="--within-tenant fifo: gavel-ftf's shares are per job"):
+        fairground.simulate(5, CLUSTER, ["gavel-ftf"], share_among="tenants", within_tenant="fifo")
+
+
 def test_a_python_fifo_reproduces_the_engines_fifo_exactly():
     engine = fairground.simulate(80, CLUSTER, ["fifo"], seed=2, tenants=4)
     python = fairground.simulate(80, CLUSTER, scheduler=Fifo(), seed=2, tenants=4)

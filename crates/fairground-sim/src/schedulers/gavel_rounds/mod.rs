@@ -424,18 +424,22 @@ impl GavelRounds {
                 Parties::Tenants => {}
                 Parties::TenantClasses if rule == WithinTenant::EqualTime => {
                     return Err(refuse(format!(
-                        "{name} shares among a tenant's jobs by max-min (fairness) or in                          arrival order (fifo) in one program with the tenants; equal-time is                          for policies that share among tenants (--share-among tenants)"
+                        "{name} shares among a tenant's jobs by max-min (fairness) or in \
+                         arrival order (fifo) in one program with the tenants; equal-time is \
+                         for policies that share among tenants (--share-among tenants)"
                     )))
                 }
                 Parties::TenantClasses => {}
                 _ if parties_for(name, ShareAmong::Tenants) == Parties::Tenants => {
                     return Err(refuse(format!(
-                        "{name} shares among jobs here (--share-among jobs), so no tenant's GPUs                          are shared among its jobs; add --share-among tenants"
+                        "{name} shares among jobs here (--share-among jobs), so no tenant's GPUs \
+                         are shared among its jobs; add --share-among tenants"
                     )))
                 }
                 _ => {
                     return Err(refuse(format!(
-                        "{name}'s shares are per job (each job's own steps, times or place in                          line), so there is no tenant's share to split among its jobs"
+                        "{name}'s shares are per job (each job's own steps, times or place in \
+                         line), so there is no tenant's share to split among its jobs"
                     )))
                 }
             }
