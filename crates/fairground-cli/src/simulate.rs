@@ -197,7 +197,8 @@ pub fn check_within_tenant(a: &SimulateArgs) -> Result<(), String> {
     };
     let config = SimConfig {
         share_among: ShareAmong::parse(&a.share_among)?,
-        within_tenant: Some(WithinTenant::parse(text)?),
+        within_tenant: WithinTenant::parse(text)?,
+        within_tenant_asked: true,
         ..SimConfig::default()
     };
     for policy in &a.policies {
@@ -409,7 +410,8 @@ pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
         mixed_rate: MixedRate::parse(&a.mixed_rate).map_err(|e| format!("--mixed-rate: {e}"))?,
         sync_overhead_s: a.sync_overhead,
         share_among,
-        within_tenant,
+        within_tenant: within_tenant.unwrap_or_default(),
+        within_tenant_asked: within_tenant.is_some(),
         tenant_weights,
         max_jobs: a.max_jobs,
         ..SimConfig::default()

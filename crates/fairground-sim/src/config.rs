@@ -30,10 +30,12 @@ pub struct SimConfig {
     /// Who an allocation policy shares among: each job (Gavel's formulation) or each tenant
     /// (OEF's), see [`crate::tenants`].
     pub share_among: crate::tenants::ShareAmong,
-    /// How a tenant's GPUs reach its jobs (`--within-tenant`); None: the default (`fairness`),
-    /// not asked for, so policies it does not apply to ignore it. Asked for, it is an error
-    /// for a policy that shares among jobs.
-    pub within_tenant: Option<crate::tenants::WithinTenant>,
+    /// How a tenant's GPUs reach its jobs under every tenant-level policy (`--within-tenant`).
+    pub within_tenant: crate::tenants::WithinTenant,
+    /// Whether the user named the rule (the CLI's flag), so that a policy it means nothing to
+    /// (one that shares among jobs) is refused rather than silently run without it. The page's
+    /// form always holds a rule and leaves this false: policies it does not apply to ignore it.
+    pub within_tenant_asked: bool,
     /// Tenants' weights by name (with `share_among` tenants, and gavel-hierarchical's); a tenant
     /// not named has weight 1.
     pub tenant_weights: std::collections::BTreeMap<String, f64>,
@@ -59,7 +61,8 @@ impl Default for SimConfig {
             mixed_rate: MixedRate::default(),
             sync_overhead_s: DEFAULT_SYNC_OVERHEAD_S,
             share_among: crate::tenants::ShareAmong::Jobs,
-            within_tenant: None,
+            within_tenant: crate::tenants::WithinTenant::Fairness,
+            within_tenant_asked: false,
             tenant_weights: std::collections::BTreeMap::new(),
             max_jobs: crate::limits::DEFAULT_MAX_JOBS,
         }

@@ -79,7 +79,7 @@ fn tenants_get_at_least_the_utility_the_policy_solved_with() {
     // Under equal-time (the split this holds for; fairness and fifo may deliver less than u).
     let config = SimConfig {
         share_among: ShareAmong::Tenants,
-        within_tenant: Some(fairground_sim::tenants::WithinTenant::EqualTime),
+        within_tenant: fairground_sim::tenants::WithinTenant::EqualTime,
         ..SimConfig::default()
     };
     let mut scheduler = schedulers::by_name("oef-coop", &config).unwrap();

@@ -122,7 +122,8 @@ fn the_worked_example_under_each_rule() {
     ] {
         let config = SimConfig {
             share_among: ShareAmong::Tenants,
-            within_tenant: Some(rule),
+            within_tenant: rule,
+            within_tenant_asked: true,
             ..SimConfig::default()
         };
         let mut scheduler = GavelRounds::new("gavel-water-filling", INTERVAL)
@@ -153,7 +154,8 @@ fn a_rule_inside_tenants_where_there_are_none_is_refused() {
     let refused = |policy: &str, share: ShareAmong, rule: WithinTenant| -> String {
         let config = SimConfig {
             share_among: share,
-            within_tenant: Some(rule),
+            within_tenant: rule,
+            within_tenant_asked: true,
             ..SimConfig::default()
         };
         match schedulers::by_name(policy, &config) {

@@ -5,7 +5,7 @@ use fairground_chart::line::{cdf, downsample};
 use fairground_sim::metrics::{GanttBar, GanttJob, MeasuredJct, SimResult, UtilSample};
 use fairground_sim::sharing::read_gavel_file;
 use fairground_sim::sharing::{GpuMemory, Interference};
-use fairground_sim::tenants::ShareAmong;
+use fairground_sim::tenants::{ShareAmong, WithinTenant};
 use fairground_sim::throughputs::check_sharing;
 use fairground_sim::traces::{TraceFormat, TraceOptions};
 use fairground_sim::workload::{
@@ -69,6 +69,11 @@ pub struct SimRequest {
     /// (`fairground simulate --share-among`).
     #[serde(default)]
     pub share_among: String,
+    /// How a tenant's GPUs reach its jobs: `fairness` (or empty), `fifo` or `equal-time`
+    /// (`fairground simulate --within-tenant`). The form always holds one, so policies it
+    /// means nothing to ignore it rather than refuse the run.
+    #[serde(default)]
+    pub within_tenant: String,
     /// The built-in throughput table without a file: `gavel` (or empty) or `todays-gpus`
     /// (`fairground simulate --throughputs NAME`).
     #[serde(default)]
@@ -231,6 +236,22 @@ fn notes(r: &SimResult) -> Vec<String> {
             sum(&f.recomputations),
             100.0 * (gain - 1.0)
         ));
+        if let (Some(rule), Some(gap)) = (f.within_tenant, &f.proxy_gap) {
+            let least = gap.min.iter().copied().fold(f64::INFINITY, f64::min);
+            notes.push(format!(
+                "{}: inside each tenant, {}; what tenants' jobs received over the utility the \
+                 policy solved with was at least {:.2}, at median (per tenant) {}",
+                r.policy,
+                rule.describe(),
+                least,
+                gap.median
+                    .iter()
+                    .zip(&f.tenants)
+                    .map(|(m, t)| format!("{t} {m:.2}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
     }
     notes
 }
@@ -418,6 +439,10 @@ fn config(req: &SimRequest, interference: Interference) -> Result<SimConfig, Str
             "" => ShareAmong::Jobs,
             text => ShareAmong::parse(text)?,
         },
+        within_tenant: match req.within_tenant.as_str() {
+            "" => WithinTenant::default(),
+            text => WithinTenant::parse(text)?,
+        },
         ..SimConfig::default()
     })
 }
@@ -498,6 +523,7 @@ mod tests {
             throughputs: None,
             table: String::new(),
             share_among: String::new(),
+            within_tenant: String::new(),
         }
     }
 
@@ -545,6 +571,7 @@ mod tests {
             "oef-coop",
         );
         req.share_among = "tenants".into();
+        req.within_tenant = "fifo".into();
         let result = run_to_end(&req, 100, "").unwrap().remove(0).unwrap();
         let cluster = prepare(&req).unwrap().cluster;
         let s = SimSummary::of(&result, &cluster);
@@ -578,6 +605,13 @@ mod tests {
             .notes
             .iter()
             .any(|n| n.contains("on what tenants received, SI held at")));
+        assert!(
+            s.notes
+                .iter()
+                .any(|n| n.starts_with("oef-coop: inside each tenant, fifo: its jobs in arrival")),
+            "{:?}",
+            s.notes
+        );
         assert_eq!(s.gantt.len(), result.gantt.len());
         assert_eq!(s.gantt_jobs.len(), 12);
     }
@@ -654,6 +688,7 @@ mod tests {
             throughputs: None,
             table: String::new(),
             share_among: String::new(),
+            within_tenant: String::new(),
         };
         let Prepared { cluster, jobs, .. } = prepare(&req).unwrap();
         assert_eq!((cluster.servers.len(), jobs.len()), (2, 50));

@@ -224,11 +224,11 @@ pub fn by_name(
     config: &crate::config::SimConfig,
 ) -> Result<Box<dyn Scheduler + Send>, SimError> {
     let scheduler = scheduler_named(name, config)?;
-    if let (Some(rule), false) = (config.within_tenant, scheduler.has_tenant_shares()) {
+    if config.within_tenant_asked && !scheduler.has_tenant_shares() {
         return Err(SimError::Input(format!(
             "--within-tenant {}: {name} orders and places jobs and has no tenant's share to \
              split among its jobs",
-            rule.name()
+            config.within_tenant.name()
         )));
     }
     Ok(scheduler)
@@ -259,10 +259,7 @@ fn scheduler_named(
             (None, None) => Box::new(
                 GavelRounds::new(other, config.reallocation_interval_s)?
                     .sharing_among(config.share_among, config.tenant_weights.clone())
-                    .within_tenant(
-                        config.within_tenant.unwrap_or_default(),
-                        config.within_tenant.is_some(),
-                    )?,
+                    .within_tenant(config.within_tenant, config.within_tenant_asked)?,
             ),
         },
     })

@@ -25,6 +25,7 @@ pub enum Field {
     Measure,
     Round,
     ShareAmong,
+    WithinTenant,
     Order,
     MixedRate,
     SyncOverhead,
@@ -57,7 +58,7 @@ const fn text(
 }
 
 /// Every field, in [`Field`]'s order.
-pub const FIELDS: [FieldSpec; 16] = [
+pub const FIELDS: [FieldSpec; 17] = [
     text("cluster (GPUs per type)", "sim-cluster", "TYPE=COUNT,... e.g. v100=4,p100=4,k80=4", "v100=4,p100=4,k80=4"),
     text("server (GPUs, CPUs, GB)", "sim-shape", "each server's GPUs, CPUs and memory; Synergy's are 8, 24 and 500 GB", "8,24,500"),
     text("GPU memory, GB", "sim-gpu-memory", "TYPE=GB,... (empty: each type's usual memory); what GPU sharing checks jobs fit in", ""),
@@ -81,6 +82,15 @@ pub const FIELDS: [FieldSpec; 16] = [
         hint: "who an allocation policy shares the cluster among: each job (Gavel's formulation) or each tenant (OEF's: a tenant's GPUs then go to its jobs by what each does best)",
         choices: &["jobs", "tenants"],
         initial: "jobs",
+    },
+    FieldSpec {
+        label: "inside a tenant",
+        testid: "sim-within-tenant",
+        hint: "how a tenant's GPUs reach its jobs, the same for every tenant-level policy (tenants as parties, gandiva-fair, gavel-hierarchical): \
+               fairness, max-min of the jobs' normalised throughput as gavel-hierarchical; fifo, the jobs in arrival order; \
+               equal-time, equal time, then each job where it gains most",
+        choices: &["fairness", "fifo", "equal-time"],
+        initial: "fairness",
     },
     FieldSpec {
         label: "ordering",
@@ -187,7 +197,7 @@ pub const FAMILIES: [PolicyFamily; 7] = [
             ("gavel-hierarchical", ""),
             ("gavel-las-packed", ""),
         ],
-        options: &[Field::ShareAmong],
+        options: &[Field::ShareAmong, Field::WithinTenant],
     },
     PolicyFamily {
         name: "OEF",
@@ -502,6 +512,7 @@ impl SimForm {
                 text: m.1.clone(),
             }),
             share_among: value(Field::ShareAmong).to_string(),
+            within_tenant: value(Field::WithinTenant).to_string(),
             table: value(Field::Table).to_string(),
         };
         Ok((request, cluster))
