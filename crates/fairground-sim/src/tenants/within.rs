@@ -218,6 +218,10 @@ impl InnerRule {
             [] => vec![vec![0.0; types]; groups.len()],
             &[j] => one_type_levels(&groups, &unit, bundle, j),
             _ if groups.len() == 1 => one_group(&groups[0], &unit[0], bundle),
+            &[a, b] => match levels_two_types(&groups, &unit, bundle, (a, b)) {
+                Some(y) => y,
+                None => levels_by_lp(&groups, &unit, bundle)?,
+            },
             _ => levels_by_lp(&groups, &unit, bundle)?,
         };
         let time_share = per_job
@@ -301,6 +305,177 @@ fn one_group(group: &(usize, f64, f64), unit: &[f64], bundle: &[f64]) -> Vec<Vec
         want -= y[j];
     }
     vec![y]
+}
+
+/// Relative: a group that cannot rise past its level by more than this is frozen there (core's
+/// water filling's tolerance, `LEVEL_TOLERANCE`).
+const LEVEL_TOLERANCE: f64 = 1e-6;
+
+/// The most a level counts as not exceeded (as core's water filling).
+fn top(level: f64) -> f64 {
+    level * (1.0 + LEVEL_TOLERANCE) + 1e-12
+}
+
+/// Water filling on a bundle of two types (a, b), without an LP: the same rounds as core's
+/// ([`water_filling_with_units`]: raise every rising group's level by the most c they can all
+/// reach, freeze the groups that cannot pass their level while every group keeps its own,
+/// until none rises), with each question answered by [`TwoTypes::fits`], an exact test of
+/// whether given levels can all be reached: c by bisection (to 1e-13 relative), a group frozen
+/// when it cannot reach [`top`] of its level. None when a round freezes nobody (round-off); the
+/// caller then takes core's water filling.
+fn levels_two_types(
+    groups: &[(usize, f64, f64)],
+    unit: &[Vec<f64>],
+    bundle: &[f64],
+    (a, b): (usize, usize),
+) -> Option<Vec<Vec<f64>>> {
+    let able: Vec<usize> = (0..groups.len())
+        .filter(|&g| unit[g][a] > 0.0 || unit[g][b] > 0.0)
+        .collect();
+    let two = TwoTypes {
+        rates: able.iter().map(|&g| (unit[g][a], unit[g][b])).collect(),
+        cap: able.iter().map(|&g| groups[g].1).collect(),
+        members: able.iter().map(|&g| groups[g].2).collect(),
+        bundle: (bundle[a], bundle[b]),
+    };
+    let n = able.len();
+    let mut levels = vec![0.0; n];
+    let mut frozen = vec![false; n];
+    while frozen.iter().any(|&f| !f) {
+        let with = |c: f64| -> Vec<f64> {
+            (0..n)
+                .map(|k| levels[k] + if frozen[k] { 0.0 } else { c })
+                .collect()
+        };
+        // The most any rising group could reach alone bounds c.
+        let mut hi = (0..n)
+            .filter(|&k| !frozen[k])
+            .map(|k| two.cap[k] * two.rates[k].0.max(two.rates[k].1) - levels[k])
+            .fold(f64::INFINITY, f64::min)
+            .max(0.0);
+        let mut lo = 0.0;
+        if two.fits(&with(hi)).is_some() {
+            lo = hi;
+        } else {
+            while hi - lo > 1e-13 * hi.max(1e-300) {
+                let mid = 0.5 * (lo + hi);
+                if two.fits(&with(mid)).is_some() {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+        }
+        levels = with(lo);
+        let mut frozen_now = 0;
+        for k in 0..n {
+            if frozen[k] {
+                continue;
+            }
+            let mut higher = levels.clone();
+            higher[k] = top(levels[k]);
+            if two.fits(&higher).is_none() {
+                frozen[k] = true;
+                frozen_now += 1;
+            }
+        }
+        if frozen_now == 0 {
+            return None;
+        }
+    }
+    let held = two.fits(&levels)?;
+    let mut y = vec![vec![0.0; bundle.len()]; groups.len()];
+    for (k, &g) in able.iter().enumerate() {
+        y[g][a] = held[k].0;
+        y[g][b] = held[k].1;
+    }
+    Some(y)
+}
+
+/// Groups on a bundle of two types: per group its unit rates on the two types (alpha, beta),
+/// its members' cap f and its member count m.
+struct TwoTypes {
+    rates: Vec<(f64, f64)>,
+    cap: Vec<f64>,
+    members: Vec<f64>,
+    bundle: (f64, f64),
+}
+
+impl TwoTypes {
+    /// Whether every group's members can each reach level t_k (x of the first type and z of the
+    /// second per member, alpha x + beta z >= t_k, x + z <= f, the groups' totals within the
+    /// bundle), and if so such (x, z) per member. Exact, in O(n log n):
+    ///
+    /// A member spending z of the second type needs x(z) = (t - beta z) / alpha of the first
+    /// (linear in z), and its cap bounds z to [lo, hi]: beta > alpha forces z >= (t - alpha f)
+    /// / (beta - alpha), beta < alpha allows z <= (alpha f - t) / (alpha - beta), and z beyond
+    /// t / beta saves nothing. So the least of the first type needed for a given use of the
+    /// second is: every group at its lo, then the second type given out by the most of the first
+    /// it saves (beta / alpha, highest first) up to each group's hi, while it lasts.
+    fn fits(&self, t: &[f64]) -> Option<Vec<(f64, f64)>> {
+        let n = t.len();
+        let (bundle_a, bundle_b) = self.bundle;
+        let tol = |v: f64| v * (1.0 + 1e-12) + 1e-15;
+        // Per group: [lo, hi] of z and x(z) = x0 - slope z; slope = beta / alpha (inf: alpha 0).
+        let mut range = Vec::with_capacity(n);
+        for k in 0..n {
+            let (alpha, beta) = self.rates[k];
+            let (f, t) = (self.cap[k], t[k]);
+            if t <= 0.0 {
+                range.push((0.0, 0.0));
+                continue;
+            }
+            if t > tol(f * alpha.max(beta)) {
+                return None;
+            }
+            let (lo, hi) = if alpha <= 0.0 {
+                (t / beta, t / beta)
+            } else if beta <= 0.0 {
+                (0.0, 0.0)
+            } else if beta > alpha {
+                (((t - alpha * f) / (beta - alpha)).max(0.0), t / beta)
+            } else if beta < alpha {
+                (
+                    0.0,
+                    ((alpha * f - t) / (alpha - beta)).min(t / beta).max(0.0),
+                )
+            } else {
+                (0.0, t / beta)
+            };
+            range.push((lo, hi.max(lo)));
+        }
+        let first = |k: usize, z: f64| -> f64 {
+            let (alpha, beta) = self.rates[k];
+            if alpha <= 0.0 {
+                0.0
+            } else {
+                ((t[k] - beta * z) / alpha).max(0.0)
+            }
+        };
+        let mut z: Vec<f64> = range.iter().map(|r| r.0).collect();
+        let mut left_b = bundle_b - (0..n).map(|k| self.members[k] * z[k]).sum::<f64>();
+        if left_b < bundle_b - tol(bundle_b) {
+            return None;
+        }
+        let mut order: Vec<usize> = (0..n)
+            .filter(|&k| self.rates[k].0 > 0.0 && range[k].1 > range[k].0)
+            .collect();
+        let saves = |k: usize| self.rates[k].1 / self.rates[k].0;
+        sort_indices_by(&mut order, &|p, q| saves(q).total_cmp(&saves(p)));
+        for k in order {
+            if left_b <= 0.0 {
+                break;
+            }
+            let more = (range[k].1 - z[k]).min(left_b / self.members[k]);
+            z[k] += more;
+            left_b -= more * self.members[k];
+        }
+        let need_a: f64 = (0..n).map(|k| self.members[k] * first(k, z[k])).sum();
+        if need_a > tol(bundle_a) {
+            return None;
+        }
+        Some((0..n).map(|k| (first(k, z[k]), z[k])).collect())
+    }
 }
 
 /// The general case: core's water filling over the groups, on the bundle's GPUs. Groups that
@@ -564,6 +739,75 @@ mod tests {
             }
         }
         assert!(capped > 50, "{capped} jobs at their scale factor");
+    }
+
+    /// The two-type water filling against core's (microlp) on random tenants: the same sorted
+    /// levels, within every scale factor and the bundle, and an answer nearly every time.
+    #[test]
+    fn the_two_type_water_filling_reaches_cores_levels() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(29);
+        let mut certified = 0;
+        for case in 0..200 {
+            let types = 2;
+            let cluster: Vec<f64> = (0..types).map(|_| rng.random_range(1..9) as f64).collect();
+            let inner = InnerRule::new(WithinTenant::Fairness, cluster);
+            let groups: Vec<(usize, f64, f64)> = (0..rng.random_range(2..12))
+                .map(|c| {
+                    (
+                        c,
+                        [1.0, 2.0, 4.0, 8.0][rng.random_range(0..4)],
+                        rng.random_range(1..4) as f64,
+                    )
+                })
+                .collect();
+            let unit: Vec<Vec<f64>> = groups
+                .iter()
+                .map(|_| {
+                    let rates: Vec<f64> = (0..types)
+                        .map(|_| {
+                            if rng.random_bool(0.15) {
+                                0.0
+                            } else {
+                                rng.random_range(0.5..8.0)
+                            }
+                        })
+                        .collect();
+                    inner.unit(&speedups(&rates))
+                })
+                .collect();
+            let wanted: f64 = groups.iter().map(|g| g.1 * g.2).sum();
+            let bundle: Vec<f64> = (0..types)
+                .map(|_| rng.random_range(0.05..0.8) * wanted / types as f64)
+                .collect();
+            let Some(dense) = levels_two_types(&groups, &unit, &bundle, (0, 1)) else {
+                continue;
+            };
+            certified += 1;
+            let core = levels_by_lp(&groups, &unit, &bundle).unwrap();
+            let levels = |y: &[Vec<f64>]| -> Vec<f64> {
+                let mut l: Vec<f64> = y.iter().zip(&unit).map(|(y, u)| dot(u, y)).collect();
+                l.sort_by(f64::total_cmp);
+                l
+            };
+            let (a, b) = (levels(&dense), levels(&core));
+            for (x, z) in a.iter().zip(&b) {
+                assert!(
+                    (x - z).abs() <= 1e-5 * z.max(1.0),
+                    "case {case}: dense {a:?}, core {b:?}"
+                );
+            }
+            for ((y, g), j) in dense.iter().zip(&groups).zip(0..) {
+                assert!(
+                    y.iter().sum::<f64>() <= g.1 * (1.0 + 1e-7),
+                    "group {j}: {y:?}"
+                );
+            }
+            for (j, b) in bundle.iter().enumerate() {
+                let used: f64 = dense.iter().zip(&groups).map(|(y, g)| y[j] * g.2).sum();
+                assert!(used <= b * (1.0 + 1e-7) + 1e-9, "type {j}: {used} of {b}");
+            }
+        }
+        assert!(certified >= 190, "{certified} of 200 certified");
     }
 
     /// The fairness proxy is exact on a bundle of one type while no job is at its scale factor:
