@@ -1,10 +1,12 @@
 //! OEF (Mo, Xu, Lau; Middleware 2024): oef-coop against Gavel's heterogeneity-aware max-min
 //! (gavel-las), on Gavel's sample traces (each job its own party) and, like for like, on synthetic
 //! workloads whose jobs belong to tenants (`--share-among tenants`: every policy's parties are the
-//! tenants, each tenant's GPUs split among its jobs by comparative advantage), against
-//! tenant-level baselines (gavel-hierarchical, tenant-level gavel-las, the agnostic max-min and
-//! gandiva-fair) and job-level gavel-las, over uniform and skewed tenant mixes, 4, 8 and 16
-//! tenants and three seeds, and over a load sweep measured on a steady-state window.
+//! tenants, and one rule inside tenants, `--within-tenant`, places each tenant's GPUs on its jobs
+//! for every policy): the outer policies (oef-coop, oef-noncoop, gavel-water-filling, gavel-las,
+//! gandiva-fair, the agnostic max-min) under `fairness` with gavel-hierarchical (the joint
+//! program) beside them, the same under `equal-time`, and job-level gavel-las, over uniform and
+//! skewed tenant mixes, 4, 8 and 16 tenants and three seeds, and over a load sweep measured on a
+//! steady-state window.
 
 use super::{gavel_data, Cli, Row, Section};
 use serde_json::Value;
@@ -382,20 +384,41 @@ struct TenantClaims {
     tables: String,
 }
 
-/// Tenant-level policies run with `--share-among tenants`, then job-level gavel-las.
-const TENANT_LEVEL: [&str; 6] = [
+/// The outer policies compared at tenant level (`--share-among tenants`), each under one rule
+/// inside tenants.
+const OUTER: [&str; 6] = [
     "oef-coop",
     "oef-noncoop",
+    "gavel-water-filling",
     "gavel-las",
-    "gavel-hierarchical",
-    "gavel-las-agnostic",
     "gandiva-fair",
+    "gavel-las-agnostic",
 ];
-/// Columns of the tenant tables: TENANT_LEVEL's, then job-level gavel-las.
-const HIERARCHICAL: usize = 3;
-const AGNOSTIC: usize = 4;
-const GANDIVA: usize = 5;
-const JOB_LAS: usize = TENANT_LEVEL.len();
+/// The figures' columns: OUTER under `fairness`, gavel-hierarchical (the joint program, fairness
+/// within its entities), OUTER under `equal-time`, then job-level gavel-las.
+const WATER_FILLING: usize = 2;
+const TENANT_LAS: usize = 3;
+const GANDIVA: usize = 4;
+const AGNOSTIC: usize = 5;
+const HIERARCHICAL: usize = OUTER.len();
+const EQUAL_TIME: usize = OUTER.len() + 1;
+const JOB_LAS: usize = 2 * OUTER.len() + 1;
+
+/// Each column's name in the tables.
+fn column_names() -> Vec<String> {
+    let mut names: Vec<String> = OUTER.iter().map(|p| format!("{p} (fairness)")).collect();
+    names.push("gavel-hierarchical (joint)".into());
+    names.extend(OUTER.iter().map(|p| format!("{p} (equal-time)")));
+    names.push("gavel-las (jobs)".into());
+    names
+}
+
+/// The tenant-level runs' flags: tenants as parties under `rule` inside them.
+fn within(flags: Vec<String>, rule: &str) -> Vec<String> {
+    let mut flags = flags;
+    flags.extend(["--within-tenant".to_string(), rule.to_string()]);
+    flags
+}
 const TENANT_JOBS: usize = 600;
 const TENANT_LOAD: &str = "3";
 const SEEDS: [u64; 3] = [0, 1, 2];
@@ -448,20 +471,32 @@ struct Figures {
 
 fn run_case(cli: &Cli, mix: &str, tenants: usize, seed: u64) -> Result<Figures, String> {
     let cluster = "v100=12,p100=12,k80=12";
-    let by_tenant = cli.json(&with_policies(
-        &tenant_flags(mix, tenants, seed, "tenants"),
+    let mut with_joint: Vec<&str> = OUTER.to_vec();
+    with_joint.push("gavel-hierarchical");
+    let fairness = cli.json(&with_policies(
+        &within(tenant_flags(mix, tenants, seed, "tenants"), "fairness"),
         cluster,
-        &TENANT_LEVEL,
+        &with_joint,
+    ))?;
+    let equal_time = cli.json(&with_policies(
+        &within(tenant_flags(mix, tenants, seed, "tenants"), "equal-time"),
+        cluster,
+        &OUTER,
     ))?;
     let by_job = cli.json(&with_policies(
         &tenant_flags(mix, tenants, seed, "jobs"),
         cluster,
         &["gavel-las"],
     ))?;
-    let mut results: Vec<Value> = by_tenant
-        .as_array()
-        .ok_or("expected one result per policy")?
-        .clone();
+    let mut results: Vec<Value> = Vec::new();
+    for run in [fairness, equal_time] {
+        results.extend(
+            run.as_array()
+                .ok_or("expected one result per policy")?
+                .iter()
+                .cloned(),
+        );
+    }
     results.push(by_job);
     let num = |r: &Value, k: &str| r[k].as_f64().ok_or_else(|| format!("no {k} in the result"));
     let jct = results
@@ -493,11 +528,7 @@ fn run_case(cli: &Cli, mix: &str, tenants: usize, seed: u64) -> Result<Figures, 
 }
 
 fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
-    let columns: Vec<String> = TENANT_LEVEL
-        .iter()
-        .map(|p| format!("{p} (tenants)"))
-        .chain(["gavel-las (jobs)".to_string()])
-        .collect();
+    let columns = column_names();
     // figures[mix][tenant count][seed]
     let mut figures: Vec<Vec<Vec<Figures>>> = Vec::new();
     for mix in MIXES {
@@ -517,16 +548,27 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         (mean, lo, hi)
     };
-    let table = |title: &str, pick: &dyn Fn(&Figures) -> &Vec<f64>, digits: usize| {
+    // The columns of the table under each rule: its outer policies, the joint program and
+    // job-level gavel-las.
+    let fairness_columns: Vec<usize> = (0..=HIERARCHICAL).chain([JOB_LAS]).collect();
+    let equal_time_columns: Vec<usize> = (EQUAL_TIME..JOB_LAS)
+        .chain([HIERARCHICAL, JOB_LAS])
+        .collect();
+    let table = |title: &str, pick: &dyn Fn(&Figures) -> &Vec<f64>, digits: usize, shown: &[usize]| {
         let mut t = format!(
             "\n{title}\n\n| mix | tenants | {} |\n|---|---|{}\n",
-            columns.join(" | "),
-            "---|".repeat(columns.len())
+            shown
+                .iter()
+                .map(|&p| columns[p].as_str())
+                .collect::<Vec<_>>()
+                .join(" | "),
+            "---|".repeat(shown.len())
         );
         for (m, mix) in MIXES.iter().enumerate() {
             for (c, tenants) in TENANT_COUNTS.iter().enumerate() {
-                let cells: Vec<String> = (0..columns.len())
-                    .map(|p| {
+                let cells: Vec<String> = shown
+                    .iter()
+                    .map(|&p| {
                         let v: Vec<f64> = figures[m][c].iter().map(|f| pick(f)[p]).collect();
                         let (mean, lo, hi) = spread(&v);
                         format!("{mean:.digits$} ({lo:.digits$}-{hi:.digits$})")
@@ -537,8 +579,8 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         }
         t
     };
-    // oef-coop against each other column, in % of the mean over seeds, per (mix, count).
-    let against = |pick: &dyn Fn(&Figures) -> &Vec<f64>, other: usize| {
+    // One column against another, in % of the mean over seeds, per (mix, count).
+    let against = |pick: &dyn Fn(&Figures) -> &Vec<f64>, mine: usize, other: usize| {
         let mut parts = Vec::new();
         for (m, mix) in MIXES.iter().enumerate() {
             let per: Vec<String> = TENANT_COUNTS
@@ -548,7 +590,7 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
                     let mean = |p: usize| {
                         figures[m][c].iter().map(|f| pick(f)[p]).sum::<f64>() / SEEDS.len() as f64
                     };
-                    format!("{n}: {:+.1}%", 100.0 * (mean(0) / mean(other) - 1.0))
+                    format!("{n}: {:+.1}%", 100.0 * (mean(mine) / mean(other) - 1.0))
                 })
                 .collect();
             parts.push(format!("{mix} {}", per.join(", ")));
@@ -561,14 +603,15 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         "{TENANT_JOBS} synthetic jobs (Gavel's generator) at {TENANT_LOAD} jobs/h over 4, 8 and 16 \
          tenants, uniform and skewed mixes (skewed: each tenant 80% of its jobs from its own model \
          family), seeds 0-2, 12+12+12, Gavel's measured throughputs; --share-among tenants for the \
-         tenant-level policies (a tenant's utility is its jobs' scale-factor-weighted speedups, its \
-         GPUs split among its jobs by comparative advantage, no job below its equal-time split); \
-         gavel-las also per job; means over the seeds"
+         tenant-level policies, one rule inside tenants for all of them (--within-tenant fairness: \
+         Gavel's max-min of the jobs' normalised throughput on the tenant's GPUs, water filled, \
+         as gavel-hierarchical within an entity; the tenant's utility the p-weighted harmonic mean \
+         of its jobs' speedups, docs/simulator.md); gavel-las also per job; means over the seeds"
     );
     let example = with_policies(
-        &tenant_flags("skewed", 8, 0, "tenants"),
+        &within(tenant_flags("skewed", 8, 0, "tenants"), "fairness"),
         "v100=12,p100=12,k80=12",
-        &TENANT_LEVEL,
+        &OUTER,
     );
     let sweep = load_sweep(cli)?;
     let jct_row = Row {
@@ -577,20 +620,27 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
                 as parties"
                 .into(),
         ours: format!(
-            "oef-coop's average JCT against tenant-level gavel-hierarchical (negative: OEF lower): \
-             {}; against job-level gavel-las: {}; against the tenant-level agnostic max-min: {}; \
-             against gandiva-fair: {}. Over a load sweep (8 tenants, jobs {}..{} of \
-             {SWEEP_JOBS} measured, by jobs/h), against gavel-hierarchical: {}; against \
+            "Under one rule inside tenants (fairness), oef-coop's average JCT against the same \
+             max-min in two stages, gavel-water-filling (negative: OEF lower): {}; against \
+             tenant-level gavel-las: {}; against gandiva-fair: {}; against the agnostic max-min: \
+             {}; against gavel-hierarchical, the joint program: {}; against job-level gavel-las: \
+             {}. Under equal-time inside tenants, oef-coop against gavel-water-filling: {}. Over \
+             a load sweep (8 tenants, fairness inside, jobs {}..{} of {SWEEP_JOBS} measured, by \
+             jobs/h), against gavel-water-filling: {}; against gavel-hierarchical: {}; against \
              job-level gavel-las: {}; against gandiva-fair: {}",
-            against(jct_of, HIERARCHICAL),
-            against(jct_of, JOB_LAS),
-            against(jct_of, AGNOSTIC),
-            against(jct_of, GANDIVA),
+            against(jct_of, 0, WATER_FILLING),
+            against(jct_of, 0, TENANT_LAS),
+            against(jct_of, 0, GANDIVA),
+            against(jct_of, 0, AGNOSTIC),
+            against(jct_of, 0, HIERARCHICAL),
+            against(jct_of, 0, JOB_LAS),
+            against(jct_of, EQUAL_TIME, EQUAL_TIME + WATER_FILLING),
             SWEEP_WINDOW.0,
             SWEEP_WINDOW.1,
             sweep.against[0],
             sweep.against[1],
-            sweep.against[2]
+            sweep.against[2],
+            sweep.against[3]
         ),
         conditions: conditions.clone(),
         command: shown_args(&example),
@@ -599,32 +649,62 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         claim: "OEF: up to 32% higher total training throughput than Gavel, in a cluster over time"
             .into(),
         ours: format!(
-            "oef-coop's normalised work per hour against gavel-hierarchical: {}; against job-level \
-             gavel-las: {}; against the agnostic max-min: {}; against gandiva-fair: {}",
-            against(work_of, HIERARCHICAL),
-            against(work_of, JOB_LAS),
-            against(work_of, AGNOSTIC),
-            against(work_of, GANDIVA)
+            "Under fairness inside tenants, oef-coop's normalised work per hour against \
+             gavel-water-filling: {}; against tenant-level gavel-las: {}; against gandiva-fair: \
+             {}; against gavel-hierarchical: {}; against job-level gavel-las: {}. Under \
+             equal-time, against gavel-water-filling: {}",
+            against(work_of, 0, WATER_FILLING),
+            against(work_of, 0, TENANT_LAS),
+            against(work_of, 0, GANDIVA),
+            against(work_of, 0, HIERARCHICAL),
+            against(work_of, 0, JOB_LAS),
+            against(work_of, EQUAL_TIME, EQUAL_TIME + WATER_FILLING)
         ),
         conditions,
         command: shown_args(&example),
     };
     let mut tables = String::from(
-        "\nLike for like: the same tenants are every policy's parties (gavel-las also per job, the \
-         last column). Mean over seeds 0-2, with the range.\n",
+        "\nLike for like: the same tenants are every policy's parties, and one rule inside tenants \
+         places each tenant's GPUs on its jobs for every outer policy (`--within-tenant`, \
+         docs/simulator.md, \"Who shares\"). gavel-hierarchical solves tenants and jobs in one \
+         program (fairness within each tenant); gavel-water-filling under fairness is its \
+         two-stage counterpart. Job-level gavel-las is the last column. Mean over seeds 0-2, \
+         with the range.\n",
     );
-    tables.push_str(&table("Average JCT (hours).", jct_of, 1));
-    tables.push_str(&table(
-        "Normalised work per hour (reference-GPU hours of work done per hour of the makespan: each \
-         job's steps times its GPUs over its rate on its slowest type; the simulator's sum_i u_i).",
-        work_of,
-        1,
-    ));
+    tables.push_str(&decomposition(&figures));
+    for (rule, shown) in [
+        ("fairness", &fairness_columns),
+        ("equal-time", &equal_time_columns),
+    ] {
+        tables.push_str(&table(
+            &format!("Average JCT (hours), {rule} inside tenants."),
+            jct_of,
+            1,
+            shown,
+        ));
+    }
+    for (rule, shown) in [
+        ("fairness", &fairness_columns),
+        ("equal-time", &equal_time_columns),
+    ] {
+        tables.push_str(&table(
+            &format!(
+                "Normalised work per hour, {rule} inside tenants (reference-GPU hours of work done \
+                 per hour of the makespan: each job's steps times its GPUs over its rate on its \
+                 slowest type; the simulator's sum_i u_i)."
+            ),
+            work_of,
+            1,
+            shown,
+        ));
+    }
     tables.push_str(&table(
         "Normalised work per hour while every tenant had a job waiting (the rounds in which all \
-         tenants were backlogged; job-level gavel-las over the same tenants' rounds).",
+         tenants were backlogged; job-level gavel-las over the same tenants' rounds), fairness \
+         inside tenants.",
         &|f| &f.backlogged,
         1,
+        &fairness_columns,
     ));
     tables.push_str(&sweep.table);
     tables.push_str(&tight_rows(&figures));
@@ -634,6 +714,40 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         work_row,
         tables,
     })
+}
+
+/// Which part of oef-coop's JCT gap to gavel-hierarchical the rule inside tenants explains, and
+/// which the outer policy, per mix (means over tenant counts and seeds): oef-coop under
+/// equal-time, then under fairness (the inner rule's part), gavel-water-filling under fairness
+/// (the outer policy's part: the same inner rule, OEF's outer program against Gavel's max-min),
+/// then gavel-hierarchical (what solving both levels in one program adds).
+fn decomposition(figures: &[Vec<Vec<Figures>>]) -> String {
+    let mut out = String::from(
+        "\nWhere oef-coop's average-JCT gap to gavel-hierarchical comes from (hours; mean over \
+         4, 8 and 16 tenants and seeds 0-2): the rule inside tenants (oef-coop under equal-time \
+         against under fairness), the outer policy (oef-coop against gavel-water-filling, both \
+         under fairness) and the two stages against the joint program (gavel-water-filling \
+         against gavel-hierarchical). The three add up to the whole gap.\n\n| mix | oef-coop \
+         (equal-time) | oef-coop (fairness) | gavel-water-filling (fairness) | gavel-hierarchical \
+         | inner rule | outer policy | two stages vs joint |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for (m, mix) in MIXES.iter().enumerate() {
+        let all: Vec<&Figures> = figures[m].iter().flatten().collect();
+        let mean = |p: usize| all.iter().map(|f| f.jct[p]).sum::<f64>() / all.len() as f64;
+        let (et, fair, wf, joint) = (
+            mean(EQUAL_TIME),
+            mean(0),
+            mean(WATER_FILLING),
+            mean(HIERARCHICAL),
+        );
+        out.push_str(&format!(
+            "| {mix} | {et:.1} | {fair:.1} | {wf:.1} | {joint:.1} | {:+.1} | {:+.1} | {:+.1} |\n",
+            et - fair,
+            fair - wf,
+            wf - joint
+        ));
+    }
+    out
 }
 
 /// The load sweep: average JCT of a steady-state window of jobs (Gavel's and Synergy's way of
@@ -649,10 +763,22 @@ const SWEEP_TENANTS: usize = 8;
 
 struct Sweep {
     table: String,
-    /// oef-coop's window JCT against gavel-hierarchical (tenants), gavel-las (jobs) and
-    /// gandiva-fair, per mix and load, as text.
-    against: [String; 3],
+    /// oef-coop's window JCT against gavel-water-filling, gavel-hierarchical, gavel-las (jobs)
+    /// and gandiva-fair, per mix and load, as text.
+    against: [String; 4],
 }
+
+/// The load sweep's tenant-level policies, as `experiments/oef-load-sweep.toml` lists them
+/// (fairness inside tenants), then job-level gavel-las from the other spec.
+const SWEEP_POLICIES: [&str; 7] = [
+    "oef-coop",
+    "oef-noncoop",
+    "gavel-water-filling",
+    "gavel-las",
+    "gandiva-fair",
+    "gavel-las-agnostic",
+    "gavel-hierarchical",
+];
 
 fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
     // Two specs in experiments/: the tenant-level policies, and job-level gavel-las.
@@ -675,7 +801,7 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
         for load in SWEEP_LOADS {
             let mut per_seed = Vec::new();
             for seed in SEEDS {
-                let mut row = TENANT_LEVEL
+                let mut row = SWEEP_POLICIES
                     .iter()
                     .map(|p| window_jct(&by_tenant, (mix, load, seed, p)))
                     .collect::<Result<Vec<f64>, _>>()?;
@@ -686,14 +812,21 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
         }
         jct.push(per_load);
     }
-    let columns: Vec<String> = TENANT_LEVEL
+    let columns: Vec<String> = SWEEP_POLICIES
         .iter()
-        .map(|p| format!("{p} (tenants)"))
+        .map(|p| {
+            if *p == "gavel-hierarchical" {
+                format!("{p} (joint)")
+            } else {
+                format!("{p} (fairness)")
+            }
+        })
         .chain(["gavel-las (jobs)".to_string()])
         .collect();
     let mut table = format!(
         "\nLoad sweep: average JCT (hours) of jobs {}..{} of {SWEEP_JOBS}, each run stopped once \
-         they have finished, {SWEEP_TENANTS} tenants, mean over seeds 0-2 with the range. \
+         they have finished, {SWEEP_TENANTS} tenants, fairness inside tenants, mean over seeds 0-2 \
+         with the range. \
          Generated from two specs, `experiments/oef-load-sweep.toml` (the tenant-level \
          policies) and `experiments/oef-load-sweep-jobs.toml` (job-level gavel-las), by \
          `fairground sweep`: edit them to rerun or extend the sweep.\
@@ -717,7 +850,14 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
             table.push_str(&format!("| {mix} | {load} | {} |\n", cells.join(" | ")));
         }
     }
-    let against = [HIERARCHICAL, JOB_LAS, GANDIVA].map(|other| {
+    // Columns of the sweep's rows: SWEEP_POLICIES, then job-level gavel-las.
+    let against = [
+        WATER_FILLING,
+        SWEEP_POLICIES.len() - 1,
+        SWEEP_POLICIES.len(),
+        GANDIVA,
+    ]
+    .map(|other| {
         MIXES
             .iter()
             .enumerate()
@@ -783,30 +923,61 @@ fn tight_rows(figures: &[Vec<Vec<Figures>>]) -> String {
     out
 }
 
-/// Average JCT by the jobs' GPU counts in one like-for-like run (skewed, 8 tenants, seed 0): how
-/// each policy shares a tenant's GPUs among its jobs shows in whose jobs wait.
+/// Average JCT by the jobs' GPU counts in one like-for-like run (skewed, 8 tenants, seed 0), a
+/// row per (policy, rule inside tenants): how a tenant's GPUs reach its jobs shows in whose
+/// jobs wait.
 fn by_scale_factor(cli: &Cli) -> Result<String, String> {
     let dir = crate::project_root().join("target").join("reproduce-oef");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let trace = dir.join("tenants-skewed-8.trace");
-    let policies = [
-        "oef-coop",
-        "gavel-las",
-        "gavel-hierarchical",
-        "gandiva-fair",
+    let cluster = "v100=12,p100=12,k80=12";
+    let runs: [(&str, &[&str]); 3] = [
+        (
+            "fairness",
+            &[
+                "oef-coop",
+                "gavel-water-filling",
+                "gavel-las",
+                "gandiva-fair",
+                "gavel-hierarchical",
+            ],
+        ),
+        ("fifo", &["oef-coop", "gavel-water-filling"]),
+        (
+            "equal-time",
+            &["oef-coop", "gavel-water-filling", "gavel-las", "gandiva-fair"],
+        ),
     ];
-    let mut args = with_policies(
-        &tenant_flags("skewed", 8, 0, "tenants"),
-        "v100=12,p100=12,k80=12",
-        &policies,
-    );
-    args.extend(["--write-trace".to_string(), trace.display().to_string()]);
-    let by_tenant = cli.json(&args)?;
+    let mut results: Vec<(String, Value)> = Vec::new();
+    let mut first_args = Vec::new();
+    for (rule, policies) in runs {
+        let mut args = with_policies(
+            &within(tenant_flags("skewed", 8, 0, "tenants"), rule),
+            cluster,
+            policies,
+        );
+        if first_args.is_empty() {
+            args.extend(["--write-trace".to_string(), trace.display().to_string()]);
+            first_args = args.clone();
+        }
+        let out = cli.json(&args)?;
+        for r in out.as_array().ok_or("expected one result per policy")? {
+            let name = r["policy"].as_str().unwrap_or("?");
+            let label = if name == "gavel-hierarchical" {
+                format!("{name} (joint, {rule})")
+            } else {
+                format!("{name} (tenants, {rule})")
+            };
+            results.push((label, r.clone()));
+        }
+    }
     let by_job = cli.json(&with_policies(
         &tenant_flags("skewed", 8, 0, "jobs"),
-        "v100=12,p100=12,k80=12",
+        cluster,
         &["gavel-las"],
     ))?;
+    results.push(("gavel-las (jobs)".into(), by_job));
+    let args = first_args;
     let text = std::fs::read_to_string(&trace).map_err(|e| format!("{}: {e}", trace.display()))?;
     // Gavel's trace format: the scale factor is the 7th field of each job's line.
     let gpus: Vec<u32> = text
@@ -818,28 +989,15 @@ fn by_scale_factor(cli: &Cli) -> Result<String, String> {
                 .unwrap_or(0)
         })
         .collect();
-    let mut results: Vec<(String, Value)> = by_tenant
-        .as_array()
-        .ok_or("expected one result per policy")?
-        .iter()
-        .map(|r| {
-            (
-                format!("{} (tenants)", r["policy"].as_str().unwrap_or("?")),
-                r.clone(),
-            )
-        })
-        .collect();
-    results.push(("gavel-las (jobs)".into(), by_job));
     let sizes = [1u32, 2, 4, 8];
     let mut out = format!(
-        "\nAverage JCT (hours) by the jobs' GPU counts, skewed mix, 8 tenants, seed 0. The \
-         tenant-level policies share a tenant's GPUs equally in time among its jobs before the \
-         split improves on it, so an 8-GPU job holds 8 times the GPUs of a 1-GPU job; Gavel's \
-         max-min (per job, and within a tenant in gavel-hierarchical) equalises each job's \
-         throughput normalised by its scale factor, about equal GPUs per job. 1-GPU jobs are 70% \
-         of the workload, so the rows below show how much of the average-JCT gap above comes \
-         from how a tenant's GPUs are shared among its jobs rather than from the tenant-level \
-         allocation (`{}`).\n\n| policy | {} |\n|---|{}\n",
+        "\nAverage JCT (hours) by the jobs' GPU counts, skewed mix, 8 tenants, seed 0, a row per \
+         policy and rule inside tenants. Under equal-time a tenant's jobs share its GPUs equally \
+         in time before the split improves on it, so an 8-GPU job holds 8 times the GPUs of a \
+         1-GPU job; under fairness (and in gavel-hierarchical, and in job-level gavel-las) the \
+         jobs' normalised throughputs are equalised, about equal GPUs per job; under fifo a \
+         tenant's earliest jobs run first. 1-GPU jobs are 70% of the workload (`{}`).\
+         \n\n| policy | {} |\n|---|{}\n",
         shown_args(&args),
         sizes.map(|s| format!("{s}-GPU jobs")).join(" | "),
         "---|".repeat(sizes.len())
