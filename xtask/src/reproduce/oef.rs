@@ -554,31 +554,32 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
     let equal_time_columns: Vec<usize> = (EQUAL_TIME..JOB_LAS)
         .chain([HIERARCHICAL, JOB_LAS])
         .collect();
-    let table = |title: &str, pick: &dyn Fn(&Figures) -> &Vec<f64>, digits: usize, shown: &[usize]| {
-        let mut t = format!(
-            "\n{title}\n\n| mix | tenants | {} |\n|---|---|{}\n",
-            shown
-                .iter()
-                .map(|&p| columns[p].as_str())
-                .collect::<Vec<_>>()
-                .join(" | "),
-            "---|".repeat(shown.len())
-        );
-        for (m, mix) in MIXES.iter().enumerate() {
-            for (c, tenants) in TENANT_COUNTS.iter().enumerate() {
-                let cells: Vec<String> = shown
+    let table =
+        |title: &str, pick: &dyn Fn(&Figures) -> &Vec<f64>, digits: usize, shown: &[usize]| {
+            let mut t = format!(
+                "\n{title}\n\n| mix | tenants | {} |\n|---|---|{}\n",
+                shown
                     .iter()
-                    .map(|&p| {
-                        let v: Vec<f64> = figures[m][c].iter().map(|f| pick(f)[p]).collect();
-                        let (mean, lo, hi) = spread(&v);
-                        format!("{mean:.digits$} ({lo:.digits$}-{hi:.digits$})")
-                    })
-                    .collect();
-                t.push_str(&format!("| {mix} | {tenants} | {} |\n", cells.join(" | ")));
+                    .map(|&p| columns[p].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+                "---|".repeat(shown.len())
+            );
+            for (m, mix) in MIXES.iter().enumerate() {
+                for (c, tenants) in TENANT_COUNTS.iter().enumerate() {
+                    let cells: Vec<String> = shown
+                        .iter()
+                        .map(|&p| {
+                            let v: Vec<f64> = figures[m][c].iter().map(|f| pick(f)[p]).collect();
+                            let (mean, lo, hi) = spread(&v);
+                            format!("{mean:.digits$} ({lo:.digits$}-{hi:.digits$})")
+                        })
+                        .collect();
+                    t.push_str(&format!("| {mix} | {tenants} | {} |\n", cells.join(" | ")));
+                }
             }
-        }
-        t
-    };
+            t
+        };
     // One column against another, in % of the mean over seeds, per (mix, count).
     let against = |pick: &dyn Fn(&Figures) -> &Vec<f64>, mine: usize, other: usize| {
         let mut parts = Vec::new();
@@ -945,7 +946,12 @@ fn by_scale_factor(cli: &Cli) -> Result<String, String> {
         ("fifo", &["oef-coop", "gavel-water-filling"]),
         (
             "equal-time",
-            &["oef-coop", "gavel-water-filling", "gavel-las", "gandiva-fair"],
+            &[
+                "oef-coop",
+                "gavel-water-filling",
+                "gavel-las",
+                "gandiva-fair",
+            ],
         ),
     ];
     let mut results: Vec<(String, Value)> = Vec::new();

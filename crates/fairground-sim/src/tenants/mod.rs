@@ -1,6 +1,10 @@
 //! Tenants in the simulator: who the allocation policy shares among ([`ShareAmong`]), a tenant's
-//! utility in its jobs' own units ([`TenantJobs::utility`]), and how a tenant's GPUs reach its
-//! jobs ([`TenantJobs::split`]: each job where it gains most, within the bundle).
+//! utility in its jobs' own units ([`TenantJobs::utility`]), how a tenant's GPUs reach its jobs
+//! (the rule inside tenants, [`WithinTenant`], in `within.rs`; this file holds the `equal-time`
+//! rule, [`TenantJobs::split`]: equal time, then each job where it gains most, within the
+//! bundle), and what tenants received ([`TenantFairness`]).
+//!
+//! What follows describes the `equal-time` rule and its proxy; `within.rs` describes the others.
 //!
 //! OEF's parties are tenants (teams) running many jobs (../shared/BACKGROUND.md, "OEF in a
 //! cluster over time"). Two things make a tenant-level allocation mean what the paper means:
@@ -29,7 +33,7 @@
 //!    V_t(g) = max  sum_ij s_ij y_ij
 //!             s.t. sum_i y_ij <= g_j                      (the bundle)
 //!                  sum_j y_ij <= f_i                      (a job runs on at most f_i GPUs)
-//!                  sum_j s_ij y_ij >= f_i u_t(g) / D      (no job below its equal-time split)
+//!                  sum_j s_ij y_ij >= f_i sum_j s_ij g_j / D   (no job below its equal-time split)
 //!                  y >= 0                                 D = max(S_t, sum_j g_j)
 //!    ```
 //!
@@ -413,12 +417,6 @@ impl TenantJobs {
             .map(|c| c.gpus * c.speedup.iter().copied().fold(0.0, f64::max))
             .sum();
         per_gpu.min(per_job)
-    }
-
-    /// V_t(bundle): the tenant's realised utility; the equal-time split's if the LP fails.
-    pub fn value(&self, bundle: &[f64]) -> f64 {
-        self.split(bundle)
-            .map_or_else(|_| self.equal_time(bundle).utility, |s| s.utility)
     }
 }
 
