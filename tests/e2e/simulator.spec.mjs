@@ -251,15 +251,18 @@ test("Gavel's measured throughputs upload, and gavel-las-packed shares GPUs with
   await expect(page.getByTestId('sim-status')).toHaveText("mine.json: throughputs: 'v100' is not an object");
 });
 
-test('tenants as parties: the policies say who they shared among and what tenants received', async ({ page }) => {
+test('tenants as parties: the policies say who they shared among, by which rule, and what tenants received', async ({ page }) => {
   await page.getByTestId('sim-jobs').fill('30');
   await page.getByTestId('sim-tenant-mix').selectOption('skewed');
   await page.getByTestId('sim-share-among').selectOption('tenants');
+  await expect(page.getByTestId('sim-within-tenant')).toHaveValue('fairness');
+  await page.getByTestId('sim-within-tenant').selectOption('fifo');
   await page.getByTestId('sim-run').click();
   await expect(page.locator('[data-testid=sim-table] tbody tr')).toHaveCount(3, { timeout: 20_000 });
   const notes = page.getByTestId('sim-notes');
-  await expect(notes).toContainText("oef-coop: shared among tenants (each tenant's GPUs split among its jobs");
+  await expect(notes).toContainText("oef-coop: shared among tenants (each tenant's GPUs reach its jobs by fifo");
   await expect(notes).toContainText('oef-coop: on what tenants received, SI held at');
+  await expect(notes).toContainText('oef-coop: inside each tenant, fifo: its jobs in arrival order');
   await expect(notes).toContainText('gavel-las: shared among tenants');
   // fifo has no parties: it says so rather than pretending to share among tenants.
   await expect(notes).toContainText('fifo: shared among jobs: fifo orders and places jobs');
