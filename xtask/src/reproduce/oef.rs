@@ -403,6 +403,8 @@ const AGNOSTIC: usize = 5;
 const HIERARCHICAL: usize = OUTER.len();
 const EQUAL_TIME: usize = OUTER.len() + 1;
 const JOB_LAS: usize = 2 * OUTER.len() + 1;
+/// Job-level gavel-las's column in the load sweep (after with_joint()'s).
+const JOB_LAS_IN_SWEEP: usize = OUTER.len() + 1;
 
 /// Each column's name in the tables.
 fn column_names() -> Vec<String> {
@@ -471,12 +473,10 @@ struct Figures {
 
 fn run_case(cli: &Cli, mix: &str, tenants: usize, seed: u64) -> Result<Figures, String> {
     let cluster = "v100=12,p100=12,k80=12";
-    let mut with_joint: Vec<&str> = OUTER.to_vec();
-    with_joint.push("gavel-hierarchical");
     let fairness = cli.json(&with_policies(
         &within(tenant_flags(mix, tenants, seed, "tenants"), "fairness"),
         cluster,
-        &with_joint,
+        &with_joint(),
     ))?;
     let equal_time = cli.json(&with_policies(
         &within(tenant_flags(mix, tenants, seed, "tenants"), "equal-time"),
@@ -769,17 +769,15 @@ struct Sweep {
     against: [String; 4],
 }
 
-/// The load sweep's tenant-level policies, as `experiments/oef-load-sweep.toml` lists them
-/// (fairness inside tenants), then job-level gavel-las from the other spec.
-const SWEEP_POLICIES: [&str; 7] = [
-    "oef-coop",
-    "oef-noncoop",
-    "gavel-water-filling",
-    "gavel-las",
-    "gandiva-fair",
-    "gavel-las-agnostic",
-    "gavel-hierarchical",
-];
+/// The outer policies, then gavel-hierarchical: the tenant-level runs under fairness, and the
+/// load sweep's policies as `experiments/oef-load-sweep.toml` lists them.
+fn with_joint() -> Vec<&'static str> {
+    OUTER
+        .iter()
+        .copied()
+        .chain(["gavel-hierarchical"])
+        .collect()
+}
 
 fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
     // Two specs in experiments/: the tenant-level policies, and job-level gavel-las.
@@ -802,7 +800,7 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
         for load in SWEEP_LOADS {
             let mut per_seed = Vec::new();
             for seed in SEEDS {
-                let mut row = SWEEP_POLICIES
+                let mut row = with_joint()
                     .iter()
                     .map(|p| window_jct(&by_tenant, (mix, load, seed, p)))
                     .collect::<Result<Vec<f64>, _>>()?;
@@ -813,7 +811,7 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
         }
         jct.push(per_load);
     }
-    let columns: Vec<String> = SWEEP_POLICIES
+    let columns: Vec<String> = with_joint()
         .iter()
         .map(|p| {
             if *p == "gavel-hierarchical" {
@@ -851,14 +849,8 @@ fn load_sweep(cli: &Cli) -> Result<Sweep, String> {
             table.push_str(&format!("| {mix} | {load} | {} |\n", cells.join(" | ")));
         }
     }
-    // Columns of the sweep's rows: SWEEP_POLICIES, then job-level gavel-las.
-    let against = [
-        WATER_FILLING,
-        SWEEP_POLICIES.len() - 1,
-        SWEEP_POLICIES.len(),
-        GANDIVA,
-    ]
-    .map(|other| {
+    // Columns of the sweep's rows: with_joint(), then job-level gavel-las.
+    let against = [WATER_FILLING, HIERARCHICAL, JOB_LAS_IN_SWEEP, GANDIVA].map(|other| {
         MIXES
             .iter()
             .enumerate()

@@ -632,15 +632,7 @@ impl GavelRounds {
             .enumerate()
             .map(|(p, (name, members))| {
                 if by_tenant {
-                    let jobs = &tenant_jobs[p].0;
-                    return Tenant {
-                        name: name.clone(),
-                        throughput: inner.proxy(jobs, types),
-                        weight: self.tenant_weight(name),
-                        max_gpus: Some(jobs.gpus()),
-                        work: None,
-                        entity: None,
-                    };
+                    return self.tenant_party(name, &tenant_jobs[p].0, &inner, types);
                 }
                 let rates: Vec<Vec<f64>> = members
                     .iter()
@@ -785,6 +777,24 @@ impl GavelRounds {
 }
 
 impl GavelRounds {
+    /// A tenant as one party: the rule's proxy utility, its weight, its jobs' GPUs as its cap.
+    fn tenant_party(
+        &self,
+        name: &str,
+        jobs: &TenantJobs,
+        inner: &InnerRule,
+        types: usize,
+    ) -> Tenant {
+        Tenant {
+            name: name.to_string(),
+            throughput: inner.proxy(jobs, types),
+            weight: self.tenant_weight(name),
+            max_gpus: Some(jobs.gpus()),
+            work: None,
+            entity: None,
+        }
+    }
+
     /// The rule inside tenants on this cluster.
     fn inner_rule(&self, cluster: &Cluster) -> InnerRule {
         let gpus = (0..cluster.types.len())
@@ -909,14 +919,7 @@ impl GavelRounds {
         let inner = self.inner_rule(cluster);
         let tenants: Vec<Tenant> = by_tenant
             .iter()
-            .map(|(name, (jobs, _, _))| Tenant {
-                name: name.clone(),
-                throughput: inner.proxy(jobs, types),
-                weight: self.tenant_weight(name),
-                max_gpus: Some(jobs.gpus()),
-                work: None,
-                entity: None,
-            })
+            .map(|(name, (jobs, _, _))| self.tenant_party(name, jobs, &inner, types))
             .collect();
         let inst = instance_over(cluster, tenants, Vec::new(), Normalization::Raw)?;
         let bundles = fairground_core::Allocation {
