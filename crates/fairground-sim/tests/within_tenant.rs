@@ -10,18 +10,18 @@ use rand::{Rng, SeedableRng};
 
 const INTERVAL: f64 = 1920.0;
 
-/// gavel-water-filling over tenants with `fairness` inside them, checked at every
-/// recomputation against gavel-hierarchical (tenants as entities of weight 1, fairness within)
-/// solved on the same active jobs: every job's normalised level to 1e-6.
-fn two_stage_against_joint(cluster: &Cluster, jobs: &[Job]) -> usize {
+/// gavel-water-filling over tenants with `rule` inside them, checked at every recomputation
+/// against gavel-hierarchical (tenants as entities of weight 1, `rule` within) solved on the
+/// same active jobs: every job's normalised level to 1e-6.
+fn two_stage_against_joint(cluster: &Cluster, jobs: &[Job], rule: WithinTenant) -> usize {
     let reference = GavelRounds::new("gavel-hierarchical", INTERVAL)
         .unwrap()
-        .within_tenant(WithinTenant::Fairness, true)
+        .within_tenant(rule, true)
         .unwrap();
     let mut two_stage = GavelRounds::new("gavel-water-filling", INTERVAL)
         .unwrap()
         .sharing_among(ShareAmong::Tenants, Default::default())
-        .within_tenant(WithinTenant::Fairness, true)
+        .within_tenant(rule, true)
         .unwrap()
         .with_level_check(reference, 1e-6);
     let config = SimConfig::default();
@@ -32,7 +32,9 @@ fn two_stage_against_joint(cluster: &Cluster, jobs: &[Job]) -> usize {
 }
 
 /// On a cluster of one type every job's speedups are the same (1), whatever its model: the
-/// two stages are the joint program. Gavel's measured models, three tenants, a busy cluster.
+/// two stages are the joint program, under fairness and under fifo (a tenant's total rises as
+/// its entity's does, and its earliest jobs take it up to their scale factors in both). Gavel's
+/// measured models, three tenants, a busy cluster.
 #[test]
 fn on_one_type_the_two_stages_are_gavel_hierarchical() {
     let cluster = Cluster::parse("v100=8").unwrap();
@@ -44,8 +46,10 @@ fn on_one_type_the_two_stages_are_gavel_hierarchical() {
         tenant_mix: TenantMix::Uniform,
     };
     let jobs = synthetic(&cfg, &ThroughputTable::builtin(), &cluster.types).unwrap();
-    let checked = two_stage_against_joint(&cluster, &jobs);
-    assert!(checked > 20, "{checked} recomputations checked");
+    for rule in [WithinTenant::Fairness, WithinTenant::Fifo] {
+        let checked = two_stage_against_joint(&cluster, &jobs, rule);
+        assert!(checked > 20, "{rule:?}: {checked} recomputations checked");
+    }
 }
 
 /// Each tenant's jobs share one speedup vector and one scale factor (of their own: the tenants
@@ -85,7 +89,7 @@ fn with_one_kind_of_job_per_tenant_the_two_stages_are_gavel_hierarchical() {
             }
         })
         .collect();
-    let checked = two_stage_against_joint(&cluster, &jobs);
+    let checked = two_stage_against_joint(&cluster, &jobs, WithinTenant::Fairness);
     assert!(checked > 20, "{checked} recomputations checked");
 }
 
