@@ -264,6 +264,14 @@ def test_simulate_releases_the_gil_and_stops_on_ctrl_c():
 
     # Ctrl+C (SIGINT to the main thread) stops a long run with KeyboardInterrupt.
     # The run is far longer than the timer (minutes), so the interrupt lands inside it.
-    threading.Timer(0.3, _thread.interrupt_main).start()
-    with pytest.raises(KeyboardInterrupt):
-        fairground.simulate(100000, "v100=100,p100=100,k80=100", ["gavel-las"], jobs_per_hour=30)
+    # Python's own SIGINT handler, whatever the test was started under: a shell starts a
+    # background job with SIGINT ignored, and Python then never installs it.
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        with pytest.raises(KeyboardInterrupt):
+            fairground.simulate(100000, "v100=100,p100=100,k80=100", ["gavel-las"], jobs_per_hour=30)
+    finally:
+        signal.signal(signal.SIGINT, before)
