@@ -416,6 +416,7 @@ impl GavelRounds {
 
     /// The rule inside each tenant (`--within-tenant`). `asked`: the user named it, so a
     /// policy that has no tenants to share within is an error rather than a silent no-op.
+    /// Call after [`GavelRounds::sharing_among`], which decides who the parties are.
     pub fn within_tenant(mut self, rule: WithinTenant, asked: bool) -> Result<Self, SimError> {
         let name = self.policy.name();
         let refuse =
