@@ -8,10 +8,12 @@ use std::time::Instant;
 /// 49's budgets, 500 KB (the page with its three policies linked in, 451,784 B in session 29) and
 /// 1,000 KB (the full engine the workers load included, 997,646 B in session 29), the second
 /// raised to 1,025 KB in session 31 for issue 47's editor, charts and simulation form (1,021,349 B
-/// after 10 KB of cuts) and to 1,035 KB in session 32 for every chart's table and today's cluster
-/// (1,029,169 B); BENCHMARKS.md says what would bring it back under 1,000 KB.
+/// after 10 KB of cuts), to 1,035 KB in session 32 for every chart's table and today's cluster
+/// (1,029,169 B) and to 1,045 KB in session 33 for the rule inside tenants in the simulator
+/// worker (1,041,085 B: the full engine +11.6 KB); BENCHMARKS.md says what would bring it back
+/// under 1,000 KB.
 const FIRST_CHART_GZIP_MAX: u64 = 500_000;
-const TOTAL_GZIP_MAX: u64 = 1_035_000;
+const TOTAL_GZIP_MAX: u64 = 1_045_000;
 /// Most a documentation page may download to draw one chart with the module (`fairground.js`
 /// and the light engine it loads): issue 49's budget, 330 KB (234,566 B in session 29).
 const MODULE_PAGE_GZIP_MAX: u64 = 330_000;
