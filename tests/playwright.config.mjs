@@ -12,6 +12,10 @@ export default defineConfig({
   use: {
     baseURL: process.env.FAIRGROUND_URL ?? 'http://127.0.0.1:8080/',
     browserName: 'chromium',
+    // The page registers a service worker once its first chart has painted (offline after one
+    // visit). It is blocked here so every spec sees a first visit's requests; offline.spec.mjs
+    // allows it.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
       args: [

@@ -57,7 +57,12 @@ fn render_tour(doc: &serde_json::Value) -> Result<String, String> {
          its own link, so a talk can put one per slide. In the page, the arrow keys (or a \
          clicker's Page Up / Page Down) step through it; press P to present. The links below are \
          relative to the playground's address (`cargo xtask serve` prints it). Made from \
-         `www/explain.json` (edit it there, then `cargo xtask glossary`).\n",
+         `www/explain.json` (edit it there, then `cargo xtask glossary`).\n\n\
+         **Offline, for a hall without Wi-Fi.** The day before, open the playground once at the \
+         address you will present from (https, or localhost with `cargo xtask serve`) and press \
+         P: when it says \"Kept for offline\", every step below, the glossary and the simulator \
+         work with the network gone, and a reload opens the page again (so do the step links \
+         below). [Hosting](hosting.md) says more.\n",
     );
     for (k, step) in steps.iter().enumerate() {
         let field = |key: &str| step[key].as_str().unwrap_or("").trim().to_string();

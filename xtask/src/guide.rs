@@ -134,7 +134,8 @@ fn render(source: &Path, text: &str, pages: &[(PathBuf, String)]) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"color-scheme\" content=\"light dark\">\n<title>{title} — Fairground guide</title>\n\
+         <meta name=\"color-scheme\" content=\"light dark\">\n\
+         <link rel=\"icon\" href=\"data:,\">\n<title>{title} — Fairground guide</title>\n\
          <style>body{{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}}\
          pre,code{{font-size:0.9em}}pre{{overflow-x:auto}}table{{border-collapse:collapse}}\
          td,th{{border:1px solid #8888;padding:0.2rem 0.5rem}}img{{max-width:100%}}</style>\n</head>\n<body>\n\

@@ -4,6 +4,7 @@
 //! - `cargo xtask serve [--port N]`: build the release site and serve it on 127.0.0.1.
 //! - `cargo xtask test`: formatting, clippy, native tests, browser component tests, end-to-end tests.
 //! - `cargo xtask setup`: only the installs.
+//! - `cargo xtask dist`: the release site as an archive for any static host and path.
 //! - `cargo xtask fuzz [--minutes N]`: the engine's extreme-range fuzz suite, for N minutes.
 //! - `cargo xtask reproduce`: regenerate REPRODUCTION.md (the seed systems' claims on our engine).
 //! - `cargo xtask bench-oef [TENANTS...]`: oef-coop against HiGHS on the same instances.
@@ -23,6 +24,7 @@ mod python;
 mod reproduce;
 mod serve;
 mod setup;
+mod site;
 mod test;
 
 use std::path::PathBuf;
@@ -36,11 +38,13 @@ tasks:
                                   --port 0 picks any free port)
   test                            run every check and test, as CI does
   setup                           install the pinned tools only
+  dist                            build the release site and write it, for any static host and
+                                  path, as target/fairground-site-VERSION.tar.gz (docs/hosting.md)
   fuzz [--minutes N]              run the engine's extreme-range fuzz suite for N minutes
                                   (default 5); failures are kept in
                                   crates/fairground-core/tests/fuzz-regressions/
   reproduce                       regenerate REPRODUCTION.md: each seed system's claims beside
-                                  the figures our engine gives (a few minutes)
+                                  the figures our engine gives (about 10 minutes)
   screenshot                      build the site and write the README's picture of the
                                   playground, docs/playground.png (at most 100 KB)
   check-docs                      check the Markdown files' relative links and anchors, and
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Some("serve") => serve_options(&args[1..]).and_then(|(host, port)| serve::run(&host, port)),
         Some("test") if args.len() == 1 => test::run(),
         Some("setup") if args.len() == 1 => setup::all().map(|_| ()),
+        Some("dist") if args.len() == 1 => dist(),
         Some("fuzz") => fuzz_minutes(&args[1..]).and_then(fuzz),
         Some("reproduce") if args.len() == 1 => reproduce::run(),
         Some("screenshot") if args.len() == 1 => serve::screenshot(),
@@ -111,6 +116,18 @@ fn serve_options(args: &[String]) -> Result<(String, u16), String> {
         }
     }
     Ok((host, port))
+}
+
+/// `cargo xtask dist`: build, then archive dist/.
+fn dist() -> Result<(), String> {
+    let tools = setup::for_build()?;
+    let (dist, version) = serve::build_versioned_site(&tools)?;
+    let archive = site::archive(&project_root(), &dist, &version)?;
+    println!(
+        "\nThe site (build {version}) is in {}\n  Unpack it anywhere a static server serves; docs/hosting.md says how.",
+        archive.display()
+    );
+    Ok(())
 }
 
 /// The workspace root (xtask lives one level below it).

@@ -17,9 +17,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-/// Builds the release site into dist/ with Trunk, offline (tools come from `setup`), and the
-/// guide into dist/guide/.
+/// Builds the release site into dist/ with Trunk, offline (tools come from `setup`), the guide
+/// into dist/guide/, and last the service worker that keeps all of it offline.
 pub fn build_site(tools: &setup::Tools) -> Result<PathBuf, String> {
+    build_versioned_site(tools).map(|(dist, _)| dist)
+}
+
+/// [`build_site`], with the build's version (what the service worker caches under).
+pub fn build_versioned_site(tools: &setup::Tools) -> Result<(PathBuf, String), String> {
     let root = project_root();
     cmd::run("cargo fetch", cmd::cargo().arg("fetch").current_dir(&root))?;
     cmd::run(
@@ -29,8 +34,10 @@ pub fn build_site(tools: &setup::Tools) -> Result<PathBuf, String> {
             .env("PATH", tools.path())
             .current_dir(&root),
     )?;
-    crate::guide::build(&root, &root.join("dist"))?;
-    Ok(root.join("dist"))
+    let dist = root.join("dist");
+    crate::guide::build(&root, &dist)?;
+    let version = crate::site::write_service_worker(&root, &dist)?;
+    Ok((dist, version))
 }
 
 /// `cargo xtask serve`: build, then serve until interrupted.
@@ -147,10 +154,18 @@ pub fn bind(host: &str, port: u16) -> Result<TcpListener, String> {
 /// Serves files from `dist` forever (run it on a thread to stop with the process), each
 /// connection on its own thread, so one slow reader never holds up another page's files.
 pub fn handle(listener: TcpListener, dist: &Path) {
+    handle_at(listener, dist, "/");
+}
+
+/// [`handle`], with `dist` served at the path `mount` (`/docs/fairground/`) and nothing
+/// elsewhere, as a documentation site or GitHub Pages serves a project: the end-to-end tests
+/// check that the site works there unchanged.
+pub fn handle_at(listener: TcpListener, dist: &Path, mount: &str) {
     for stream in listener.incoming().flatten() {
         let dist = dist.to_path_buf();
+        let mount = mount.to_string();
         std::thread::spawn(move || {
-            let _ = respond(stream, &dist);
+            let _ = respond(stream, &dist, &mount);
         });
     }
 }
@@ -162,7 +177,7 @@ const MAX_HEAD_BYTES: u64 = 64 * 1024;
 /// makes the browser ask again each time (files change between builds), and a matching
 /// `If-None-Match` gets 304 with no body, so the engine's wasm, imported by both workers,
 /// crosses the wire once (as on any static host that sends validators).
-fn respond(stream: TcpStream, dist: &Path) -> std::io::Result<()> {
+fn respond(stream: TcpStream, dist: &Path, mount: &str) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(stream.try_clone()?.take(MAX_HEAD_BYTES));
     let mut line = String::new();
@@ -191,7 +206,20 @@ fn respond(stream: TcpStream, dist: &Path) -> std::io::Result<()> {
             true,
         );
     }
-    let file = resolve(dist, url);
+    if format!("{url}/") == mount {
+        // The folder without its slash: a static host sends the reader on to the folder, where
+        // the page's relative URLs resolve inside it.
+        return answer(
+            &mut out,
+            "301 Moved Permanently",
+            &[("Location", mount)],
+            b"",
+            false,
+        );
+    }
+    let file = url
+        .strip_prefix(mount)
+        .and_then(|inside| resolve(dist, &format!("/{inside}")));
     let Some(bytes) = file.as_ref().and_then(|f| std::fs::read(f).ok()) else {
         return answer(
             &mut out,
@@ -295,10 +323,16 @@ mod tests {
 
     /// Sends `request` to a server over `dist` and returns the whole answer as text.
     fn ask(dist: &Path, request: &str) -> String {
+        ask_at(dist, "/", request)
+    }
+
+    /// [`ask`], with `dist` served at `mount`.
+    fn ask_at(dist: &Path, mount: &str, request: &str) -> String {
         let listener = bind("127.0.0.1", 0).unwrap();
         let addr = listener.local_addr().unwrap();
         let serving = dist.to_path_buf();
-        std::thread::spawn(move || handle(listener, &serving));
+        let mount = mount.to_string();
+        std::thread::spawn(move || handle_at(listener, &serving, &mount));
         let mut stream = TcpStream::connect(addr).unwrap();
         stream.write_all(request.as_bytes()).unwrap();
         let mut answer = String::new();
@@ -337,6 +371,33 @@ mod tests {
         );
         let post = ask(&dist, "POST / HTTP/1.1\r\n\r\n");
         assert!(post.starts_with("HTTP/1.1 405"), "{post}");
+        std::fs::remove_dir_all(&dist).unwrap();
+    }
+
+    #[test]
+    fn a_site_at_a_sub_path_is_served_there_only() {
+        let dist = std::env::temp_dir().join(format!("fg-serve-mount-{}", std::process::id()));
+        std::fs::create_dir_all(&dist).unwrap();
+        std::fs::write(dist.join("index.html"), "<html>").unwrap();
+        std::fs::write(dist.join("app.wasm"), b"\0asm").unwrap();
+        let mount = "/docs/fairground/";
+        let page = ask_at(&dist, mount, "GET /docs/fairground/?embed HTTP/1.1\r\n\r\n");
+        assert!(
+            page.starts_with("HTTP/1.1 200 OK\r\n") && page.ends_with("<html>"),
+            "{page}"
+        );
+        let wasm = ask_at(
+            &dist,
+            mount,
+            "GET /docs/fairground/app.wasm HTTP/1.1\r\n\r\n",
+        );
+        assert!(wasm.starts_with("HTTP/1.1 200 OK\r\n"), "{wasm}");
+        // What a page with root-relative URLs would ask for: not there.
+        let root = ask_at(&dist, mount, "GET /app.wasm HTTP/1.1\r\n\r\n");
+        assert!(root.starts_with("HTTP/1.1 404"), "{root}");
+        let bare = ask_at(&dist, mount, "GET /docs/fairground HTTP/1.1\r\n\r\n");
+        assert!(bare.starts_with("HTTP/1.1 301"), "{bare}");
+        assert!(bare.contains("Location: /docs/fairground/\r\n"), "{bare}");
         std::fs::remove_dir_all(&dist).unwrap();
     }
 

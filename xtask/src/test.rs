@@ -17,6 +17,8 @@ const TOTAL_GZIP_MAX: u64 = 1_045_000;
 /// Most a documentation page may download to draw one chart with the module (`fairground.js`
 /// and the light engine it loads): issue 49's budget, 330 KB (234,566 B in session 29).
 const MODULE_PAGE_GZIP_MAX: u64 = 330_000;
+/// Where the end-to-end tests find the site a second time, as a documentation host serves it.
+const SUB_PATH: &str = "/docs/fairground/";
 
 pub fn run() -> Result<(), String> {
     let start = Instant::now();
@@ -116,6 +118,17 @@ pub fn run() -> Result<(), String> {
     );
     let serving = dist.clone();
     std::thread::spawn(move || serve::handle(server, &serving));
+    // The same site as a documentation host serves it, at a sub-path and nowhere else
+    // (hosting.spec.mjs, offline.spec.mjs).
+    let sub_server = serve::bind("127.0.0.1", 0)?;
+    let sub_url = format!(
+        "http://{}{SUB_PATH}",
+        sub_server
+            .local_addr()
+            .map_err(|e| format!("the sub-path server has no address: {e}"))?
+    );
+    let serving = dist.clone();
+    std::thread::spawn(move || serve::handle_at(sub_server, &serving, SUB_PATH));
     cmd::run(
         &format!("end-to-end tests (Playwright, Chromium) against {url}"),
         Command::new("npx")
@@ -128,6 +141,7 @@ pub fn run() -> Result<(), String> {
             ])
             .env("PATH", tools.path())
             .env("FAIRGROUND_URL", &url)
+            .env("FAIRGROUND_SUB_PATH_URL", &sub_url)
             .env("CHROMIUM", setup::CHROMIUM)
             .current_dir(&root),
     )?;

@@ -412,8 +412,11 @@ fn Playground(props: &PlaygroundProps) -> Html {
                             <span data-testid="presenting-ready">{ match *ready {
                                 None => "Loading what the talk needs…",
                                 Some(true) => "Ready: the engine and the texts are loaded.",
-                                Some(false) => "Not ready: the engine or the texts could not be loaded (offline?).",
+                                Some(false) => "Not ready: the engine or the texts could not be loaded (offline?). Check the connection, then reload.",
                             } }</span>
+                            if ready.is_some() {
+                                { " " }<span data-testid="presenting-offline">{ crate::present::offline_status() }</span>
+                            }
                         </p>
                     }
                     <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>

@@ -50,7 +50,11 @@ pub async fn explain() -> Result<Rc<Explain>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str("explain.json"))
         .await
-        .map_err(|_| "the definitions could not be fetched (offline?)".to_string())?;
+        .map_err(|_| {
+            "the definitions could not be fetched: the page seems to be offline. Check the \
+             connection and open this again; after one complete visit they are kept offline."
+                .to_string()
+        })?;
     let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response")?;
     if !response.ok() {
         return Err(format!(

@@ -12,5 +12,9 @@ fn main() {
             opening: Rc::new(opening),
         };
         yew::Renderer::<App>::with_props(props).render();
+        // index.html's loading line, shown until now.
+        if let Some(boot) = gloo::utils::document().get_element_by_id("boot") {
+            boot.remove();
+        }
     });
 }

@@ -15,6 +15,9 @@ const MAX_TRACE: f64 = 1024.0 * 1024.0;
 /// Largest throughputs file accepted (bytes): Gavel's `simulation_throughputs.json` is 1.2 MB.
 const MAX_THROUGHPUTS: f64 = 4.0 * 1024.0 * 1024.0;
 
+/// The event index.html dispatches on the window when a worker's script or engine fails to load.
+const WORKER_FAILED: &str = "fairground:worker-failed";
+
 /// Where a run is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunState {
@@ -176,6 +179,39 @@ pub fn SimulateTab() -> Html {
             }
         })
     };
+    // index.html reports a worker that could not load (offline before any complete visit): the
+    // worker starts with the tab, so this can come before any run. A run then fails at once with
+    // the reason and what to do, rather than wait on a worker that will never answer.
+    let worker_failed = use_state(|| None::<String>);
+    {
+        let (run, worker_failed) = (run.dispatcher(), worker_failed.clone());
+        use_effect_with((), move |_| {
+            let listener = gloo::events::EventListener::new(
+                &gloo::utils::window(),
+                WORKER_FAILED,
+                move |event| {
+                    let detail = js_sys::Reflect::get(event, &"detail".into()).ok();
+                    let field = |name: &str| {
+                        detail
+                            .as_ref()
+                            .and_then(|d| js_sys::Reflect::get(d, &name.into()).ok())
+                            .and_then(|v| v.as_string())
+                            .unwrap_or_default()
+                    };
+                    if field("worker") == "simulation" {
+                        let why = format!(
+                            "The simulation engine could not be loaded ({}). Check the \
+                             connection, then reload the page: your scenario is kept.",
+                            field("message")
+                        );
+                        worker_failed.set(Some(why.clone()));
+                        run.dispatch(RunAction::Output(SimOutput::Failed(why)));
+                    }
+                },
+            );
+            move || drop(listener)
+        });
+    }
     let running = matches!(run.state, RunState::Running { .. });
     let act = |make: fn() -> FormAction| {
         let form = form.dispatcher();
@@ -188,7 +224,12 @@ pub fn SimulateTab() -> Html {
             run.clone(),
             bridge.clone(),
         );
+        let worker_failed = worker_failed.clone();
         Callback::from(move |_: MouseEvent| match form.form.request() {
+            Ok(_) if worker_failed.is_some() => {
+                let why = (*worker_failed).clone().unwrap_or_default();
+                run.dispatch(RunAction::Output(SimOutput::Failed(why)));
+            }
             Ok((request, cluster)) => {
                 form_error.set(None);
                 run.dispatch(RunAction::Start(request.policies.clone(), cluster));
