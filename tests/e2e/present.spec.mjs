@@ -19,7 +19,7 @@ test('P presents the results alone, digits switch policy, and typing in a cell i
   await expect(page.locator('main.presenting')).toHaveCount(1);
   await expect(page.getByTestId('presenting-help')).toBeVisible();
   // Everything a talk needs is fetched up front: the texts and the full engine, answering.
-  await expect(page.getByTestId('presenting-ready')).toHaveText('Ready: the engine and the texts are loaded.', { timeout: 30_000 });
+  await expect(page.getByTestId('presenting-ready')).toHaveText('Ready.', { timeout: 30_000 });
   await expect(page.locator('.editor')).toBeHidden();
   await expect(page.getByTestId('allocation-chart')).toBeVisible();
   // The text is larger than outside the mode.
@@ -58,4 +58,71 @@ test('a dark system gets dark colours, and the switch can make them light', asyn
   expect(await background()).toBe('rgb(13, 17, 23)');
   await page.getByTestId('scheme').click(); // light
   expect(await background()).toBe('rgb(255, 255, 255)');
+});
+
+// What a projector shows of the page in presenter mode: every text's size as rendered (an SVG's
+// text at its font size times the SVG's scale), any text cut at its chart's edge, and where the
+// first figure and the badges are.
+const firstScreen = (page) => page.evaluate(() => {
+  const small = [];
+  const cut = [];
+  const onScreen = (el) => {
+    const r = el.getBoundingClientRect();
+    return el.checkVisibility() && r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+  };
+  for (const el of document.querySelectorAll('main *:not(svg, svg *)')) {
+    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (ownText && onScreen(el) && size < 20) small.push(`${size}px: "${el.textContent.trim().slice(0, 40)}"`);
+  }
+  for (const svg of document.querySelectorAll('main svg[viewBox]')) {
+    if (!onScreen(svg)) continue;
+    const box = svg.getBoundingClientRect();
+    const [, , width, height] = svg.getAttribute('viewBox').split(/[\s,]+/).map(Number);
+    const scale = Math.min(box.width / width, box.height / height);
+    for (const text of svg.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (r.width === 0) continue;
+      const size = parseFloat(getComputedStyle(text).fontSize) * scale;
+      if (size < 20) small.push(`${size.toFixed(1)}px in ${svg.dataset.testid}: "${text.textContent.trim().slice(0, 30)}"`);
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) {
+        cut.push(`${svg.dataset.testid}: "${text.textContent.trim().slice(0, 30)}"`);
+      }
+    }
+  }
+  const figure = document.querySelector('main figure.chart');
+  const bottom = (el) => el && Math.round(el.getBoundingClientRect().bottom);
+  return {
+    small, cut,
+    figureTop: Math.round(figure.getBoundingClientRect().top),
+    chartBottom: bottom(figure.querySelector('svg')),
+    badgesBottom: bottom(document.querySelector('[data-testid="badges"]')),
+  };
+});
+
+test('presenter mode fits a 1080p projector at 150% (1280 x 720 CSS px)', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.keyboard.press('p');
+  await expect(page.getByTestId('presenting-ready')).toHaveText('Ready.', { timeout: 30_000 });
+  // The Present button looks pressed: the chosen view's colours, not the other buttons'.
+  const look = (id) => page.getByTestId(id).evaluate((b) => getComputedStyle(b).backgroundColor);
+  await expect(page.getByTestId('present')).toHaveAttribute('aria-pressed', 'true');
+  expect(await look('present')).toBe(await page.locator('[data-testid="tab-allocation"]').evaluate((b) => getComputedStyle(b).backgroundColor));
+  expect(await look('present')).not.toBe(await look('scheme'));
+  for (const view of ['single', 'compare', 'frontier']) {
+    await page.getByTestId(`mode-${view}`).click();
+    const chart = { single: 'allocation-chart', compare: 'compare-si', frontier: 'frontier-chart' }[view];
+    await expect(page.getByTestId(chart)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('solving')).toHaveText('');
+    const screen = await firstScreen(page);
+    expect(screen.small, `${view}: text under 20 px as rendered`).toEqual([]);
+    expect(screen.cut, `${view}: text cut at a chart's edge`).toEqual([]);
+    expect(screen.figureTop, `${view}: the figure starts on screen`).toBeGreaterThanOrEqual(0);
+    expect(screen.chartBottom, `${view}: the figure ends on screen`).toBeLessThanOrEqual(720);
+    if (view === 'single') expect(screen.badgesBottom).toBeLessThanOrEqual(720);
+  }
+  // Further down, one figure a screen: the envy heatmap's column names are whole.
+  await page.getByTestId('mode-single').click();
+  await page.getByTestId('envy-heatmap').scrollIntoViewIfNeeded();
+  expect((await firstScreen(page)).cut).toEqual([]);
 });

@@ -407,15 +407,20 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     </div>
                     <h1>{ "Fairground" }</h1>
                     if *presenting {
+                        // Short, on one line with the buttons: the slide below keeps the screen.
                         <p class="presenting-help" role="status" data-testid="presenting-help">
-                            { "Presenting: 1-9 open the first nine policies of the list, P or Esc leaves. " }
-                            <span data-testid="presenting-ready">{ match *ready {
-                                None => "Loading what the talk needs…",
-                                Some(true) => "Ready: the engine and the texts are loaded.",
-                                Some(false) => "Not ready: the engine or the texts could not be loaded (offline?). Check the connection, then reload.",
-                            } }</span>
+                            { "Presenting: 1-9 policies, P or Esc leaves. " }
+                            { match *ready {
+                                None => html! { <span data-testid="presenting-ready">{ "Loading what the talk needs…" }</span> },
+                                Some(true) => html! { <span data-testid="presenting-ready" title="The engine and the texts are loaded.">{ "Ready." }</span> },
+                                Some(false) => html! { <span data-testid="presenting-ready">{ "Not ready: the engine or the texts could not be loaded (offline?). Check the connection, then reload." }</span> },
+                            } }
                             if ready.is_some() {
-                                { " " }<span data-testid="presenting-offline">{ crate::present::offline_status() }</span>
+                                { " " }
+                                { match crate::present::offline_status() {
+                                    (short, Some(more)) => html! { <span data-testid="presenting-offline" title={more}>{ short }</span> },
+                                    (short, None) => html! { <span data-testid="presenting-offline">{ short }</span> },
+                                } }
                             }
                         </p>
                     }

@@ -46,21 +46,29 @@ pub(crate) fn in_editable(event: &KeyboardEvent) -> bool {
 
 /// Full screen on entering presenter mode, back on leaving (both may be refused: a page in an
 /// iframe without permission, a browser that asks; the mode works without).
-/// Whether this page would open offline now, in words for a speaker checking before a talk:
-/// the service worker (www/service-worker.js, registered by index.html) controls the page once
-/// it has kept every file.
-pub fn offline_status() -> &'static str {
+/// Whether this page would open offline now, in words for a speaker checking before a talk
+/// (short, and the longer explanation for its title): the service worker
+/// (www/service-worker.js, registered by index.html) controls the page once it has kept every
+/// file.
+pub fn offline_status() -> (&'static str, Option<&'static str>) {
     let navigator = gloo::utils::window().navigator();
     let container = js_sys::Reflect::get(&navigator, &"serviceWorker".into())
         .ok()
         .filter(|c| !c.is_undefined());
     match container {
-        None => "This address cannot keep the page for offline use (browsers allow it on https and localhost only).",
+        None => (
+            "Offline use needs https or localhost.",
+            Some("Browsers keep a page for offline use on https and localhost only."),
+        ),
         Some(c) => match js_sys::Reflect::get(&c, &"controller".into()) {
-            Ok(controller) if !controller.is_null() && !controller.is_undefined() => {
-                "Kept for offline: the page, its tour and the simulator open without a network."
-            }
-            _ => "Not kept for offline yet: wait a few seconds online, or reload once, then check again.",
+            Ok(controller) if !controller.is_null() && !controller.is_undefined() => (
+                "Kept for offline.",
+                Some("The page, its tour, the glossary and the simulator open without a network."),
+            ),
+            _ => (
+                "Not kept for offline yet: reload once online.",
+                Some("Wait a few seconds online, or reload once, then press P again to check."),
+            ),
         },
     }
 }

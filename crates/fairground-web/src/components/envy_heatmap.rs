@@ -17,6 +17,16 @@ pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
     let cell = (360.0 / n.max(1) as f64).clamp(8.0, 44.0);
     let label = 150.0;
     let size = label + cell * n as f64;
+    // The column names lean right at 45 degrees from their cells' middles: the last one reaches
+    // past the grid by its length (about 7 units a character at 12 px) times cos 45, less half a
+    // cell; the view is widened by that, so no name is cut at the edge.
+    let longest = p
+        .tenants
+        .iter()
+        .map(|t| super::shorten(t, 16).chars().count())
+        .max()
+        .unwrap_or(0) as f64;
+    let overhang = (longest * 7.0 * std::f64::consts::FRAC_1_SQRT_2 - cell / 2.0).max(0.0);
     let max_abs = p
         .envy
         .envy
@@ -25,7 +35,7 @@ pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
         .map(|v| v.abs())
         .fold(0.0, f64::max);
     html! {
-        <svg viewBox={format!("0 0 {} {}", size + 10.0, size + 10.0)} role="img" data-testid="envy-heatmap"
+        <svg viewBox={format!("0 0 {} {}", size + 10.0 + overhang, size + 10.0)} role="img" data-testid="envy-heatmap"
              aria-label="Envy matrix: rows envy columns">
             { for p.tenants.iter().enumerate().map(|(k, name)| html! {
                 <text class="heat-col" transform={format!("translate({}, {}) rotate(-45)", label + cell * (k as f64 + 0.5), label - 6.0)}>
