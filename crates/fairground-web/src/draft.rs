@@ -21,6 +21,11 @@ use serde::{Deserialize, Serialize};
 pub struct DraftType {
     pub name: String,
     pub count: String,
+    /// A new type's throughputs are copies (each tenant's slowest type's) until one of its
+    /// cells is typed: the editor marks the column meanwhile. (Drafts saved before it existed
+    /// read as typed.)
+    #[serde(default)]
+    pub copied: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +125,7 @@ impl Draft {
                 .map(|t| DraftType {
                     name: t.name.clone(),
                     count: t.count.to_string(),
+                    copied: false,
                 })
                 .collect(),
             tenants: s
@@ -369,6 +375,11 @@ impl Draft {
         if let Some(slot) = slot {
             *slot = text.to_string();
         }
+        if let Cell::Throughput(_, j) = cell {
+            if let Some(t) = self.types.get_mut(j) {
+                t.copied = false; // the column has a measured figure now
+            }
+        }
     }
 
     fn fresh_name(taken: impl Fn(&str) -> bool, stem: &str) -> String {
@@ -378,16 +389,35 @@ impl Draft {
             .unwrap_or_else(|| stem.to_string())
     }
 
+    /// A new GPU type from the "+ GPU type" button: its cells start as copies (below).
     pub fn add_type(&mut self) {
+        self.push_type(true);
+    }
+
+    /// A new GPU type; with `copies`, each tenant's cell starts as its slowest type's figure,
+    /// else empty (a pasted block extending the grid: its own rows carry figures, and the rows
+    /// above stay empty and located until typed).
+    fn push_type(&mut self, copies: bool) {
         let name = Self::fresh_name(|n| self.types.iter().any(|t| t.name == n), "gpu");
         self.types.push(DraftType {
             name,
             count: "1".into(),
+            copied: copies,
         });
-        // Nobody's throughput on the new type is known yet: empty cells, marked until typed
-        // (a guessed 1 would silently make it everyone's slowest type, the speedups' reference).
+        // Nobody's throughput on the new type is known yet. Each tenant starts with its own
+        // slowest type's figure, so results keep coming and no tenant's speedup reference (its
+        // slowest type's throughput) or efficiency moves until real figures are typed; the
+        // column is marked as copied meanwhile. A row with no valid figure starts empty.
         for t in &mut self.tenants {
-            t.throughput.push(String::new());
+            let slowest = t
+                .throughput
+                .iter()
+                .filter_map(|x| x.trim().parse::<f64>().ok())
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .min_by(f64::total_cmp)
+                .filter(|_| copies);
+            t.throughput
+                .push(slowest.map(number_text).unwrap_or_default());
         }
         // No pair shares the new type until someone measures it.
         for p in &mut self.co_located {
@@ -542,7 +572,7 @@ impl Draft {
                 };
                 if let Column::Throughput(j) = column {
                     while self.types.len() <= j {
-                        self.add_type();
+                        self.push_type(false);
                     }
                 }
                 self.set(column.cell(tenant + r), text);
@@ -673,8 +703,27 @@ mod tests {
         d.add_tenant();
         assert_eq!(d.types[3].name, "gpu1");
         assert!(d.tenants.iter().all(|t| t.throughput.len() == 4));
-        // The new type's throughputs are not guessed: empty until typed, and located.
-        assert!(d.tenants[..6].iter().all(|t| t.throughput[3].is_empty()));
+        // The new type starts as a copy of each tenant's slowest type (presets.rs: ResNet-50
+        // runs 0.619, 2.619 and 4.395 steps/s on k80, p100, v100; A3C 3.439, 5.681, 7.176),
+        // marked as copied until one of its cells is typed; the new tenant's row is all 1s.
+        assert_eq!(d.text(Cell::Throughput(0, 3)), "0.619");
+        assert_eq!(d.text(Cell::Throughput(2, 3)), "3.439");
+        assert_eq!(d.text(Cell::Throughput(6, 3)), "1");
+        assert!(d.types[3].copied && !d.types[0].copied);
+        // Results keep coming, and nobody's speedup reference (its slowest type) moved.
+        let before = Draft::from_scenario(&presets::default_scenario());
+        let slowest = |d: &Draft, i: usize| -> f64 {
+            let row = &d.to_scenario().unwrap().tenants[i].throughput;
+            row.iter().copied().fold(f64::INFINITY, f64::min)
+        };
+        for i in 0..6 {
+            assert_eq!(slowest(&d, i), slowest(&before, i));
+        }
+        d.set(Cell::Throughput(1, 3), "9");
+        assert!(!d.types[3].copied);
+        for t in &mut d.tenants[..6] {
+            t.throughput[3].clear();
+        }
         d.remove_type(1);
         assert!(d.tenants.iter().all(|t| t.throughput.len() == 3));
         let problems = d.to_scenario().unwrap_err();

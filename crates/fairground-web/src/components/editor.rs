@@ -283,6 +283,36 @@ pub fn Editor(props: &EditorProps) -> Html {
             .map(|t| t.name.clone())
             .unwrap_or_default()
     };
+    // A grid wider than its panel scrolls inside itself; a line under it says so, since the
+    // cut-off columns and row buttons give no sign of being there (checked after each render
+    // and on resizing the window).
+    let grid = use_node_ref();
+    let overflowing = use_state(|| false);
+    {
+        let (grid, overflowing) = (grid.clone(), overflowing.clone());
+        use_effect(move || {
+            let check = move || {
+                if let Some(el) = grid.cast::<web_sys::Element>() {
+                    let wider = el.scroll_width() > el.client_width() + 1;
+                    if wider != *overflowing {
+                        overflowing.set(wider);
+                    }
+                }
+            };
+            check();
+            let listener =
+                gloo::events::EventListener::new(&gloo::utils::window(), "resize", move |_| {
+                    check()
+                });
+            move || drop(listener)
+        });
+    }
+    let copied: Vec<String> = draft
+        .types
+        .iter()
+        .filter(|t| t.copied)
+        .map(|t| t.name.clone())
+        .collect();
     let tenant_name = |i: usize| {
         draft
             .tenants
@@ -358,11 +388,15 @@ pub fn Editor(props: &EditorProps) -> Html {
                                into any cell: whole rows with their names from the name column. The work and \
                                entity columns appear with the policies that read them (gavel-min-makespan, \
                                gavel-hierarchical)." }</p>
-            <div class="grid-scroll">
+            <div class="grid-scroll" ref={grid}>
             <table class="tenants" data-testid="tenants-table">
                 <thead><tr>
                     <th>{ "tenant" }</th><th>{ "weight" }</th><th>{ "max GPUs" }</th>
-                    { for (0..draft.types.len()).map(|j| html! { <th>{ type_name(j) }</th> }) }
+                    { for draft.types.iter().map(|t| if t.copied {
+                        html! { <th class="copied" title="each tenant's slowest type's figure, copied: type the measured ones">{ format!("{} (copied)", t.name) }</th> }
+                    } else {
+                        html! { <th>{ t.name.clone() }</th> }
+                    }) }
                     if shows_work {
                         <th title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
                     }
@@ -401,6 +435,16 @@ pub fn Editor(props: &EditorProps) -> Html {
                 </tbody>
             </table>
             </div>
+            if *overflowing {
+                <p class="hint" data-testid="grid-scroll-hint">{ "→ More columns and the row buttons: scroll the grid sideways." }</p>
+            }
+            if !copied.is_empty() {
+                <p class="hint" data-testid="copied-note">{ format!(
+                    "{}: each tenant's figure is copied from its slowest type, so results keep coming \
+                     and nobody's speedups move; type the measured throughputs.",
+                    copied.join(", ")
+                ) }</p>
+            }
             <button type="button" onclick={add_tenant} data-testid="add-tenant">{ "+ tenant" }</button>
 
             <h2>{ "Entities" }</h2>
