@@ -22,8 +22,9 @@ const CACHE = `fairground-${VERSION}`;
 self.addEventListener("install", (event) => {
   event.waitUntil(
     caches.open(CACHE).then((cache) =>
-      // `reload`: straight from the server, never an older copy from the HTTP cache.
-      cache.addAll(PRECACHE.map((path) => new Request(path, { cache: "reload" }))),
+      // `no-cache`: the server confirms each file (a conditional request), so a copy the page
+      // has just downloaded costs a 304 and no body, and an older copy is never kept.
+      cache.addAll(PRECACHE.map((path) => new Request(path, { cache: "no-cache" }))),
     ),
   );
 });

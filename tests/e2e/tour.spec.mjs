@@ -64,8 +64,57 @@ test('the last step opens the price of fairness on Gavel\'s measured models', as
   await expect(page.getByTestId('tour-title')).toHaveText('Step 7 of 7: The price of fairness');
   await expect(page.getByTestId('mode-frontier')).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('frontier-chart')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('tour-next')).toBeDisabled();
+  await expect(page.getByTestId('tour-next')).toHaveCount(0);
   // The text's 25.3% is the frontier's own figure (`fairground frontier`: 25.34%).
   await expect(page.getByTestId('tour-text')).toContainText('25.3%');
   await expect(page.getByTestId('frontier-chart')).toContainText('price of fairness 25.34%');
+});
+
+// Each step opens, scrolls to and outlines what it talks about, and defines the terms it uses
+// first; the last step's Finish puts the reader back where the tour found them.
+const STEPS = [
+  { focus: ['badge-PE'], terms: ['SI', 'EF', 'PE', 'efficiency'] },
+  { focus: ['efficiency', 'badge-PE'], terms: ['LAS', 'isolated'] },
+  { focus: ['badge-SP'], terms: ['OEF', 'SP'] },
+  { focus: ['envy-heatmap', 'badge-EF'], terms: [] },
+  { focus: ['badge-SP'], terms: ['noncoop', 'normalised'] },
+  { focus: ['compare-table'], terms: ['Jain'] },
+  { focus: ['frontier-chart'], terms: ['eps', 'price'] },
+];
+
+test('each step shows what it talks about and defines its new terms; Finish goes back', async ({ page }) => {
+  // Where the reader is: an edited scenario, Compare all.
+  await page.getByLabel('name of tenant 1').fill('mine');
+  await settled(page);
+  await page.getByTestId('mode-compare').click();
+  await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('tour-start').click();
+  for (const [k, step] of STEPS.entries()) {
+    await expect(page.getByTestId('tour-title')).toHaveText(new RegExp(`^Step ${k + 1} of 7`));
+    for (const id of step.focus) {
+      const target = page.getByTestId(id);
+      await expect(target, `step ${k + 1}: ${id} outlined`).toHaveAttribute('data-tour-focus', '', { timeout: 30_000 });
+      if (await target.evaluate((el) => el.tagName === 'DETAILS')) await expect(target).toHaveAttribute('open', '');
+    }
+    // The first is on screen (the envy matrix is below the fold until the step scrolls to it).
+    await expect(page.getByTestId(step.focus[0])).toBeInViewport({ ratio: 0.3 });
+    // Only this step's targets are outlined.
+    await expect(page.locator('[data-tour-focus]')).toHaveCount(step.focus.length);
+    const defined = page.getByTestId('tour-terms').locator('dt');
+    if (step.terms.length) {
+      await expect(defined).toHaveCount(step.terms.length);
+      for (const [j, id] of step.terms.entries()) await expect(defined.nth(j)).toHaveAttribute('data-term', id);
+      await expect(page.getByTestId('tour-terms').locator('dd').first()).not.toBeEmpty();
+    } else {
+      await expect(page.getByTestId('tour-terms')).toHaveCount(0);
+    }
+    if (k + 1 < STEPS.length) await page.getByTestId('tour-next').click();
+  }
+  await page.getByTestId('tour-finish').click();
+  await expect(page.getByTestId('tour')).toHaveCount(0);
+  await expect(page.locator('[data-tour-focus]')).toHaveCount(0);
+  await expect(page.getByTestId('mode-compare')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('mode-single').click();
+  await expect(page.getByTestId('policy-select')).toHaveValue('oef-coop');
+  await expect(page.getByLabel('name of tenant 1')).toHaveValue('mine');
 });

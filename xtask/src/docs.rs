@@ -189,7 +189,7 @@ pub fn heading_slugs(text: &str) -> Vec<String> {
     slugs
 }
 
-fn slug(title: &str) -> String {
+pub fn slug(title: &str) -> String {
     title
         .to_lowercase()
         .chars()

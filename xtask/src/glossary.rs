@@ -86,6 +86,31 @@ fn render_tour(doc: &serde_json::Value) -> Result<String, String> {
             field("preset"),
             field("policy"),
         ));
+        // The terms the step defines under its text: each must be in the glossary.
+        let names: Vec<String> = step["terms"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|id| {
+                let id = id.as_str().unwrap_or("");
+                doc["terms"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .find(|t| t["id"].as_str() == Some(id))
+                    .and_then(|t| t["name"].as_str())
+                    .map(|name| format!("[{name}](glossary.md#{})", crate::docs::slug(name)))
+                    .ok_or_else(|| {
+                        format!(
+                            "{DATA}: tour step {} names the term `{id}`, which `terms` lacks",
+                            k + 1
+                        )
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        if !names.is_empty() {
+            out.push_str(&format!("\nDefined on screen: {}.\n", names.join(", ")));
+        }
     }
     Ok(out)
 }

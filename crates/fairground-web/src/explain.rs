@@ -29,6 +29,11 @@ pub struct Step {
     pub preset: String,
     pub policy: String,
     pub view: String,
+    /// What the step talks about, by `data-testid`: opened (a badge), scrolled to and
+    /// highlighted.
+    pub focus: Vec<String>,
+    /// The terms (ids of `terms`) the step uses first, defined under its text.
+    pub terms: Vec<String>,
 }
 
 /// The whole data file.
@@ -87,6 +92,13 @@ fn parse(text: &str) -> Result<Explain, String> {
             .and_then(|v| v.as_string())
             .unwrap_or_default()
     };
+    let names = |item: &JsValue, key: &str| -> Vec<String> {
+        Reflect::get(item, &key.into())
+            .ok()
+            .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
+            .map(|a| a.iter().filter_map(|v| v.as_string()).collect())
+            .unwrap_or_default()
+    };
     Ok(Explain {
         terms: list("terms")?
             .iter()
@@ -106,9 +118,19 @@ fn parse(text: &str) -> Result<Explain, String> {
                 preset: field(&item, "preset"),
                 policy: field(&item, "policy"),
                 view: field(&item, "view"),
+                focus: names(&item, "focus"),
+                terms: names(&item, "terms"),
             })
             .collect(),
     })
+}
+
+/// A definition's first sentence (up to its first ". "), for the tour's short glossary.
+pub fn first_sentence(text: &str) -> &str {
+    match text.find(". ") {
+        Some(end) => &text[..=end],
+        None => text,
+    }
 }
 
 fn term_view(term: &Term) -> Html {

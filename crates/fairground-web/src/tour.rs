@@ -6,6 +6,8 @@
 use crate::explain::{use_explain, Step};
 use crate::present::in_editable;
 use crate::state::{Action, AppState, Mode};
+use std::cell::Cell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -25,6 +27,66 @@ pub fn key_step(key: &str, at: usize, len: usize) -> Option<usize> {
         "ArrowLeft" | "PageUp" => at.checked_sub(1),
         _ => None,
     }
+}
+
+/// The attribute marking what the current step talks about (style.css outlines it).
+const FOCUS: &str = "data-tour-focus";
+
+/// Un-marks what an earlier step highlighted.
+fn clear_focus() {
+    let document = gloo::utils::document();
+    while let Ok(Some(el)) = document.query_selector(&format!("[{FOCUS}]")) {
+        let _ = el.remove_attribute(FOCUS);
+    }
+}
+
+/// Shows what the step talks about once the page has drawn it (a step's policy may be solved in
+/// the worker): opens it when it is a badge (`<details>`), marks it, and scrolls the first one
+/// to the middle of the screen. Gives up after 6 s; a newer step (`generation`) stops it.
+async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u32) {
+    let document = gloo::utils::document();
+    let find = |id: &str| {
+        document
+            .query_selector(&format!("[data-testid=\"{id}\"]"))
+            .ok()
+            .flatten()
+    };
+    for _ in 0..60 {
+        if generation.get() != mine {
+            return;
+        }
+        let settled =
+            find("solving").is_none_or(|s| s.text_content().unwrap_or_default().is_empty());
+        let found: Vec<web_sys::Element> = focus.iter().filter_map(|id| find(id)).collect();
+        if settled && found.len() == focus.len() {
+            clear_focus();
+            for el in &found {
+                if el.tag_name().eq_ignore_ascii_case("details") {
+                    let _ = el.set_attribute("open", "");
+                }
+                let _ = el.set_attribute(FOCUS, "");
+            }
+            if let Some(first) = found.first() {
+                let options = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&options, &"block".into(), &"center".into());
+                if let Ok(scroll) = js_sys::Reflect::get(first, &"scrollIntoView".into())
+                    .and_then(|f| f.dyn_into::<js_sys::Function>())
+                {
+                    let _ = scroll.call1(first, &options);
+                }
+            }
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(100).await;
+    }
+}
+
+/// Where the reader was when the tour started: the tour's Finish brings them back.
+#[derive(Clone)]
+struct Before {
+    draft: crate::draft::Draft,
+    mode: Mode,
+    policy: String,
 }
 
 /// Puts the page in the step's state: its preset, its view and its policy.
@@ -56,13 +118,41 @@ pub fn Tour(p: &TourProps) -> Html {
         _ => None,
     };
     let len = steps.as_ref().map_or(0, Vec::len);
-    // Show each step as it is reached (and the opening link's, once the steps arrive).
+    let before = use_mut_ref(|| None::<Before>);
+    let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));
+    // Where the reader was, kept as the tour opens (from its button or a step's link).
     {
-        let (state, steps) = (p.state.clone(), steps.clone());
+        let (state, before) = (p.state.clone(), before.clone());
+        use_effect_with(p.at.is_some(), move |&open| {
+            if open && before.borrow().is_none() {
+                *before.borrow_mut() = Some(Before {
+                    draft: state.draft.clone(),
+                    mode: state.mode,
+                    policy: state.policy.clone(),
+                });
+            } else if !open {
+                *before.borrow_mut() = None;
+                clear_focus();
+            }
+        });
+    }
+    // Show each step as it is reached (and the opening link's, once the steps arrive), then
+    // what it talks about.
+    {
+        let (state, steps, generation) = (p.state.clone(), steps.clone(), generation.clone());
         use_effect_with((*p.at, len), move |&(at, _)| {
             if let (Some(k), Some(steps)) = (at, steps) {
                 if let Some(step) = steps.get(k) {
                     show(&state, step);
+                    let generation = generation.borrow().clone();
+                    let mine = generation.get().wrapping_add(1);
+                    generation.set(mine);
+                    clear_focus();
+                    wasm_bindgen_futures::spawn_local(bring_into_view(
+                        step.focus.clone(),
+                        generation,
+                        mine,
+                    ));
                 }
             }
         });
@@ -107,6 +197,24 @@ pub fn Tour(p: &TourProps) -> Html {
         let at = p.at.clone();
         Callback::from(move |_: MouseEvent| at.set(to))
     };
+    // Finish: the tour closes and the page is put back as it was before the first step.
+    let finish = {
+        let (at, state, before) = (p.at.clone(), p.state.clone(), before.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(b) = before.borrow_mut().take() {
+                if b.draft != state.draft {
+                    state.dispatch(Action::Restore(b.draft));
+                }
+                state.dispatch(Action::SetMode(b.mode));
+                state.dispatch(Action::SelectPolicy(b.policy));
+            }
+            at.set(None);
+        })
+    };
+    let terms = match &loaded {
+        Some(Ok(doc)) => doc.terms.clone(),
+        _ => Vec::new(),
+    };
     let body = match (&loaded, steps.as_ref().and_then(|s| s.get(k))) {
         (Some(Err(why)), _) => html! { <p class="muted">{ why }</p> },
         (Some(Ok(_)), None) => {
@@ -117,15 +225,30 @@ pub fn Tour(p: &TourProps) -> Html {
             <>
                 <p><strong data-testid="tour-title">{ format!("Step {} of {len}: {}", k + 1, step.title) }</strong></p>
                 <p data-testid="tour-text">{ &step.text }</p>
+                if !step.terms.is_empty() {
+                    <dl class="tour-terms" data-testid="tour-terms">
+                        { for step.terms.iter().filter_map(|id| terms.iter().find(|t| &t.id == id)).map(|t| html! {
+                            <>
+                                <dt data-term={t.id.clone()}>{ &t.name }</dt>
+                                <dd>{ crate::explain::first_sentence(&t.plain) }</dd>
+                            </>
+                        }) }
+                    </dl>
+                }
             </>
         },
     };
+    let last = k + 1 >= len;
     html! {
         <section class="tour" aria-label="guided tour" aria-live="polite" data-testid="tour">
             { body }
             <p class="tour-nav">
                 <button type="button" disabled={k == 0} onclick={go(k.checked_sub(1))} data-testid="tour-back">{ "← Back" }</button>
-                <button type="button" disabled={k + 1 >= len} onclick={go(Some(k + 1))} data-testid="tour-next">{ "Next →" }</button>
+                if last && len > 0 {
+                    <button type="button" onclick={finish} data-testid="tour-finish" title="Close the tour and go back to where you were">{ "Finish" }</button>
+                } else {
+                    <button type="button" disabled={len == 0} onclick={go(Some(k + 1))} data-testid="tour-next">{ "Next →" }</button>
+                }
                 <a href={format!("#tour={}", k + 1)} data-testid="tour-link">{ "Link to this step" }</a>
                 <button type="button" class="link" onclick={go(None)} data-testid="tour-leave">{ "Leave the tour" }</button>
                 <span class="muted">{ " ← → step through" }</span>
@@ -145,6 +268,18 @@ mod tests {
         assert_eq!(step_of("tour=0"), None);
         assert_eq!(step_of("tour=x"), None);
         assert_eq!(step_of("s=abc"), None);
+    }
+
+    #[test]
+    fn a_term_is_defined_in_its_first_sentence() {
+        use crate::explain::first_sentence;
+        assert_eq!(
+            first_sentence("How far a guarantee is relaxed. At eps = 1 there is none."),
+            "How far a guarantee is relaxed."
+        );
+        // "0.5" or "e.g." inside a sentence is not its end: only a full stop and a space is.
+        assert_eq!(first_sentence("Adds 0.5 (20%). More."), "Adds 0.5 (20%).");
+        assert_eq!(first_sentence("One sentence only."), "One sentence only.");
     }
 
     #[test]
