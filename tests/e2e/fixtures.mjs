@@ -43,3 +43,12 @@ export const loadEngine = async (page) => {
     window.fairground = engine;
   });
 };
+
+// Checks (or unchecks) a policy in the Simulation tab, opening its family first (families are
+// collapsed to one line each).
+export const choosePolicy = async (page, name, on = true) => {
+  const box = page.getByTestId(`sim-policy-${name}`);
+  const family = page.locator('.sim-family details', { has: box });
+  if (!(await family.evaluate((d) => d.open))) await family.locator('summary').click();
+  await (on ? box.check() : box.uncheck());
+};

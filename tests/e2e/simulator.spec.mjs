@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures.mjs';
+import { test, expect, choosePolicy } from './fixtures.mjs';
 import { fileURLToPath } from 'node:url';
 
 // ../shared beside the clone (as the Rust tests read it), or $FAIRGROUND_SHARED.
@@ -145,8 +145,8 @@ test('a CSV of profiled models replays the hand-solved Synergy schedule', async 
   await page.getByTestId('sim-cluster').fill('gpu=2');
   await page.getByTestId('sim-shape').fill('2,6,125');
   await page.getByTestId('sim-round').fill('300');
-  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
-  for (const p of ['synergy-proportional', 'synergy-greedy', 'synergy-tune']) await page.getByTestId(`sim-policy-${p}`).check();
+  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await choosePolicy(page, p, false);
+  for (const p of ['synergy-proportional', 'synergy-greedy', 'synergy-tune']) await choosePolicy(page, p);
   // Steps are iterations: 600 s / 0.78 s and 900 s / 0.71 s (the profiles' iteration times).
   const csv = 'tenant,job_type,arrival_s,total_steps,scale_factor\n' +
     `a,res50,0,${600 / 0.78},1\nb,mobilenet,0,${900 / 0.71},1\n`;
@@ -171,8 +171,8 @@ test('a CSV of profiled models replays the hand-solved Synergy schedule', async 
 test('GPU sharing: SJF-BSBF waits where sharing would not pay, SJF-FFS shares', async ({ page }) => {
   await page.getByTestId('sim-cluster').fill('v100=1');
   await page.getByTestId('sim-round').fill('60');
-  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
-  for (const p of ['sjf-ffs', 'sjf-bsbf']) await page.getByTestId(`sim-policy-${p}`).check();
+  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await choosePolicy(page, p, false);
+  for (const p of ['sjf-ffs', 'sjf-bsbf']) await choosePolicy(page, p);
   const csv = 'id,tenant,job_type,arrival_s,total_steps,scale_factor,gpu_mem_mb,throughput.v100\n' +
     '0,b,B,0,1060,1,6000,1\n1,a,A,30,1000,1,6000,1\n';
   await page.getByTestId('sim-trace').setInputFiles({ name: 'pair.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -194,8 +194,8 @@ test('GPU sharing: SJF-BSBF waits where sharing would not pay, SJF-FFS shares', 
 // run it; hadar runs it on the 4 V100s and 4 P100s: 3,600 s at the slowest worker's pace, 2,400 s
 // with batches rebalanced by speed. The Gantt chart outlines the mixed placement.
 test('Hadar runs a job across two GPU types, at the speed the mixed-type rule gives', async ({ page }) => {
-  for (const p of ['fifo', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
-  await page.getByTestId('sim-policy-hadar').check();
+  for (const p of ['fifo', 'oef-coop']) await choosePolicy(page, p, false);
+  await choosePolicy(page, 'hadar');
   const csv = 'id,tenant,job_type,arrival_s,total_steps,scale_factor,throughput.v100,throughput.p100,throughput.k80\n' +
     '5,a,big,0,7200,8,4,2,1\n';
   await page.getByTestId('sim-trace').setInputFiles({ name: 'big.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
@@ -225,8 +225,8 @@ test('Hadar runs a job across two GPU types, at the speed the mixed-type rule gi
 // job-rounds that did); a file that is not Gavel's is refused with its name in the message.
 test("Gavel's measured throughputs upload, and gavel-las-packed shares GPUs with them", async ({ page }) => {
   await page.getByTestId('sim-cluster').fill('v100=2,p100=2,k80=2');
-  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await page.getByTestId(`sim-policy-${p}`).uncheck();
-  await page.getByTestId('sim-policy-gavel-las-packed').check();
+  for (const p of ['fifo', 'gavel-las', 'oef-coop']) await choosePolicy(page, p, false);
+  await choosePolicy(page, 'gavel-las-packed');
   await page.getByTestId('sim-jobs').fill('12');
   await page.getByTestId('sim-rate').fill('60');
   await page.getByTestId('sim-seed').fill('3');
@@ -266,4 +266,34 @@ test('tenants as parties: the policies say who they shared among, by which rule,
   await expect(notes).toContainText('gavel-las: shared among tenants');
   // fifo has no parties: it says so rather than pretending to share among tenants.
   await expect(notes).toContainText('fifo: shared among jobs: fifo orders and places jobs');
+});
+
+test('the tab at 1440 x 900: Run in view, results brought into view and announced, "can\'t run" in words, settings in the link and kept', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.getByTestId('sim-run')).toBeInViewport();
+  // One GPU of each type: Gavel's jobs asking for 2, 4 or 8 GPUs cannot be placed.
+  await page.getByTestId('sim-cluster').fill('v100=1,p100=1,k80=1');
+  await page.getByTestId('sim-jobs').fill('30');
+  await expect(page.getByTestId('sim-run')).toBeInViewport();
+  await page.getByTestId('sim-run').click();
+  await expect(page.getByTestId('sim-done')).toHaveText(/^Done: 3 policies ran\./, { timeout: 30_000 });
+  await expect(page.getByTestId('sim-done')).toHaveAttribute('role', 'status');
+  await expect(page.getByTestId('sim-results')).toBeInViewport({ ratio: 0.1 });
+  const cannot = Number(await page.locator('[data-testid=sim-table] tr[data-policy="fifo"] td.unschedulable').textContent());
+  expect(cannot).toBeGreaterThan(0);
+  await expect(page.getByTestId('sim-cant-run')).toContainText(`under fifo, ${cannot} job`);
+  await expect(page.getByTestId('sim-cant-run')).toContainText('more GPUs than any one GPU type');
+  // Every setting is in the link, and kept for the next visit.
+  await expect.poll(() => new URL(page.url()).hash).toContain('sim=');
+  const link = page.url();
+  await page.reload();
+  await expect(page.getByTestId('simulate-tab')).toBeVisible();
+  await expect(page.getByTestId('sim-jobs')).toHaveValue('30');
+  await expect(page.getByTestId('sim-cluster')).toHaveValue('v100=1,p100=1,k80=1');
+  // The link alone, with nothing saved (another reader), opens the same settings.
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('about:blank');
+  await page.goto(link);
+  await expect(page.getByTestId('sim-jobs')).toHaveValue('30');
+  await expect(page.getByTestId('sim-policy-oef-coop')).toBeChecked();
 });

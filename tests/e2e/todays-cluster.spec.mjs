@@ -1,6 +1,6 @@
 // Today's cluster (issue 52): the preset of six current GPU types loads and solves as the CLI
 // solves it, and the Simulation tab runs the same types from its built-in table.
-import { test, expect, openFresh } from './fixtures.mjs';
+import { test, expect, openFresh, choosePolicy } from './fixtures.mjs';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -38,7 +38,7 @@ test("the simulator runs today's GPUs from its table, and refuses sharing polici
   const tip = await page.locator('[data-testid=gantt] rect.gantt-bar title').first().textContent();
   expect(tip).toMatch(/\((ResNet-50|SSD|BERT|GNMT|NCF|Tacotron|Transformer-XL|WaveGlow)/);
   // A policy that shares GPUs needs measured pairs, which this table has none of.
-  await page.getByTestId('sim-policy-sjf-bsbf').check();
+  await choosePolicy(page, 'sjf-bsbf');
   await page.getByTestId('sim-run').click();
   await expect(page.getByTestId('sim-status')).toContainText("policy 'sjf-bsbf' shares GPUs", { timeout: 30_000 });
 });

@@ -86,14 +86,57 @@ pub fn initial(link: &OpeningLink) -> (Draft, String, Option<String>) {
 }
 
 /// Puts `fragment` (a scenario from [`codec::to_fragment`]) into the address bar, without adding
-/// a history entry.
+/// a history entry. The Simulation tab's settings (`sim=`, [`set_sim_settings`]) stay in it.
 pub fn set_link(fragment: &str) {
+    let current = location_hash();
+    let sim = crate::codec::param(&current, SIM_PARAM)
+        .map(|s| format!("&{SIM_PARAM}={s}"))
+        .unwrap_or_default();
+    replace_hash(&format!("{fragment}{sim}"));
+}
+
+fn replace_hash(fragment: &str) {
     if let Some(Ok(history)) = web_sys::window().map(|w| w.history()) {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
             Some(&format!("#{fragment}")),
         );
+    }
+}
+
+/// The link's field for the Simulation tab's settings (`SimForm::to_settings`'s text).
+const SIM_PARAM: &str = "sim";
+/// Where the Simulation tab's settings are kept between visits.
+const SIM_KEY: &str = "fairground.sim.v1";
+
+/// The Simulation tab's settings to open with: the link's, else the ones saved last.
+pub fn sim_settings() -> Option<String> {
+    let hash = location_hash();
+    crate::codec::param(&hash, SIM_PARAM)
+        .map(str::to_string)
+        .or_else(|| storage()?.get_item(SIM_KEY).ok().flatten())
+}
+
+/// Keeps the Simulation tab's settings, in the link and for the next visit; `None` (the
+/// defaults) takes them out of both.
+pub fn set_sim_settings(settings: Option<&str>) {
+    let hash = location_hash();
+    let mut parts: Vec<&str> = hash
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("sim="))
+        .collect();
+    let field = settings.map(|s| format!("{SIM_PARAM}={s}"));
+    if let Some(field) = &field {
+        parts.push(field);
+    }
+    replace_hash(&parts.join("&"));
+    if let Some(store) = storage() {
+        let _ = match settings {
+            Some(s) => store.set_item(SIM_KEY, s),
+            None => store.remove_item(SIM_KEY),
+        };
     }
 }
 

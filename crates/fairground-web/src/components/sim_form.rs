@@ -361,9 +361,83 @@ pub const RECIPES: [Recipe; 6] = [
     },
 ];
 
+/// What a link's or a saved draft's settings may hold: `;` separates settings and `=` a key from
+/// its value, so both are encoded in values (with `%`, `&` and `#`, which end a fragment's field).
+const SETTING: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'%')
+    .add(b';')
+    .add(b'=')
+    .add(b'&')
+    .add(b'#')
+    .add(b'"')
+    .add(b'<')
+    .add(b'>');
+
 impl SimForm {
     pub fn get(&self, field: Field) -> &str {
         &self.values[field as usize]
+    }
+
+    /// The form's settings as text for the page's link (`sim=`) and the saved draft:
+    /// `key=value` pairs joined by `;`, a field's key its test id without `sim-`, then
+    /// `generator`, `multi-gpu` and `policies` (comma-separated). An uploaded trace or table
+    /// is a file, not a setting: it is not in the text.
+    pub fn to_settings(&self) -> String {
+        let encode = |v: &str| percent_encoding::utf8_percent_encode(v, SETTING).to_string();
+        let mut parts: Vec<String> = FIELDS
+            .iter()
+            .zip(&self.values)
+            .map(|(spec, v)| format!("{}={}", spec.testid.trim_start_matches("sim-"), encode(v)))
+            .collect();
+        let generator = match self.generator {
+            Generator::Gavel => "gavel",
+            Generator::Synergy => "synergy",
+        };
+        parts.push(format!("generator={generator}"));
+        parts.push(format!("multi-gpu={}", self.multi_gpu));
+        parts.push(format!("policies={}", encode(&self.chosen.join(","))));
+        parts.join(";")
+    }
+
+    /// This form with the settings `text` (from [`SimForm::to_settings`]) applied: a key it
+    /// does not know and a policy no family offers are left out, and a value is taken as
+    /// text, to be checked when the form is run as when it is typed.
+    pub fn with_settings(&self, text: &str) -> SimForm {
+        let mut next = self.clone();
+        for part in text.split(';') {
+            let Some((key, raw)) = part.split_once('=') else {
+                continue;
+            };
+            let value = percent_encoding::percent_decode_str(raw)
+                .decode_utf8_lossy()
+                .into_owned();
+            if let Some(k) = FIELDS
+                .iter()
+                .position(|spec| spec.testid.trim_start_matches("sim-") == key)
+            {
+                next.values[k] = value;
+                continue;
+            }
+            match key {
+                "generator" if value == "gavel" => next.generator = Generator::Gavel,
+                "generator" if value == "synergy" => next.generator = Generator::Synergy,
+                "multi-gpu" => next.multi_gpu = value == "true",
+                "policies" => {
+                    next.chosen = value
+                        .split(',')
+                        .filter(|p| {
+                            FAMILIES
+                                .iter()
+                                .any(|f| f.policies.iter().any(|(name, _)| name == p))
+                        })
+                        .map(str::to_string)
+                        .collect()
+                }
+                _ => {}
+            }
+        }
+        next
     }
 
     /// The form with `recipe` applied: its fields, generator and policies, the synthetic
@@ -620,6 +694,47 @@ impl Reducible for FormState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn settings_travel_as_text_and_come_back_the_same() {
+        // A recipe's form with a value holding every separator the text uses.
+        let recipe = RECIPES.iter().find(|r| r.name == "Today's GPUs").unwrap();
+        let mut form = SimForm::default().with_recipe(recipe);
+        form.values[Field::Cluster as usize] = "h100=8,a10=4; x&y#z %".into();
+        form.multi_gpu = true;
+        let text = form.to_settings();
+        assert!(
+            text.starts_with("cluster=h100%3D8,a10%3D4%3B%20x%26y%23z%20%25;"),
+            "{text}"
+        );
+        assert!(!text.contains('&') && !text.contains('#'), "{text}");
+        assert!(text.ends_with(";generator=gavel;multi-gpu=true;policies=fifo,gavel-las,gavel-las-agnostic,oef-coop"), "{text}");
+        let back = SimForm::default().with_settings(&text);
+        assert_eq!(back.values, form.values);
+        assert_eq!(
+            (back.generator, back.multi_gpu),
+            (form.generator, form.multi_gpu)
+        );
+        assert_eq!(back.chosen, form.chosen);
+        assert_eq!(back.get(Field::Jobs), "200");
+    }
+
+    #[test]
+    fn settings_from_elsewhere_keep_only_what_the_form_knows() {
+        let form = SimForm::default().with_settings(
+            "jobs=7;colour=red;policies=oef-coop,no-such-policy;generator=other;junk",
+        );
+        assert_eq!(form.get(Field::Jobs), "7");
+        assert_eq!(form.chosen, ["oef-coop"]);
+        assert_eq!(form.generator, Generator::Gavel);
+        // A bad value stays as typed: the form says what is wrong with it when run.
+        let bad = SimForm::default().with_settings("jobs=lots");
+        assert!(
+            bad.request().unwrap_err().contains("jobs"),
+            "{:?}",
+            bad.request().err()
+        );
+    }
 
     #[test]
     fn fields_are_listed_in_their_order() {

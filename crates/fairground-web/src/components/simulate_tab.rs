@@ -1,5 +1,7 @@
 use super::line_chart::Series;
-use super::sim_form::{Field, FormAction, FormState, Generator, TraceFile, FAMILIES, RECIPES};
+use super::sim_form::{
+    Field, FormAction, FormState, Generator, SimForm, TraceFile, FAMILIES, RECIPES,
+};
 use super::{gantt_table, ChartFrame, Gantt, LineChart};
 use crate::sim_worker::{SimInput, SimOutput, SimSummary, SimulateReactor};
 use fairground_chart::table::{sampled, DataTable};
@@ -164,7 +166,22 @@ fn chosen_files(e: &Event) -> Vec<web_sys::File> {
 /// The simulator: recipes, a cluster, a workload and policies by family; runs in the worker.
 #[component]
 pub fn SimulateTab() -> Html {
-    let form = use_reducer(FormState::default);
+    // The settings open as the link (or the last visit) left them.
+    let form = use_reducer(|| {
+        let mut state = FormState::default();
+        if let Some(text) = crate::storage::sim_settings() {
+            state.form = SimForm::default().with_settings(&text);
+        }
+        state
+    });
+    // ... and every change is kept, in the link and for the next visit.
+    {
+        let settings = form.form.to_settings();
+        use_effect_with(settings, |settings| {
+            let default = SimForm::default().to_settings();
+            crate::storage::set_sim_settings((settings != &default).then_some(settings.as_str()));
+        });
+    }
     let form_error = use_state(|| None::<String>);
     let run = use_reducer(|| Run {
         state: RunState::Idle,
@@ -210,6 +227,25 @@ pub fn SimulateTab() -> Html {
                 },
             );
             move || drop(listener)
+        });
+    }
+    // Finished results are brought into view (they appear below the form).
+    {
+        let done = matches!(run.state, RunState::Done { .. });
+        let results = match &run.state {
+            RunState::Done { results, .. } => Some(results.clone()),
+            _ => None,
+        };
+        use_effect_with(results, move |_| {
+            if done {
+                let found = gloo::utils::document()
+                    .query_selector("[data-testid=\"sim-results\"]")
+                    .ok()
+                    .flatten();
+                if let Some(el) = found {
+                    el.scroll_into_view();
+                }
+            }
         });
     }
     let running = matches!(run.state, RunState::Running { .. });
@@ -384,11 +420,21 @@ pub fn SimulateTab() -> Html {
                 </fieldset>
                 <fieldset class="sim-policies">
                     <legend>{ "Policies, by family" }</legend>
-                    { for FAMILIES.iter().map(|family| html! {
-                        <fieldset class="sim-family">
-                            <legend>{ family.name }</legend>
+                    <p class="hint">{ "Open a family to choose among its policies; its line says which are chosen." }</p>
+                    { for FAMILIES.iter().map(|family| {
+                        // Collapsed, each family's line names what is chosen in it, so the
+                        // form stays short and Run in view (the browser keeps a family open).
+                        let chosen: Vec<&str> = family.policies.iter().map(|p| p.0).filter(|name| f.chosen.iter().any(|c| c == name)).collect();
+                        let line = if chosen.is_empty() {
+                            format!("{}: none of {} chosen", family.name, family.policies.len())
+                        } else {
+                            format!("{}: {} of {} chosen ({})", family.name, chosen.len(), family.policies.len(), chosen.join(", "))
+                        };
+                        html! {
+                        <div class="sim-family">
+                        <details>
+                            <summary data-testid="sim-family">{ line }</summary>
                             <p class="hint">{ family.blurb }</p>
-                            { for family.options.iter().map(|&k| field(k)) }
                             { for family.policies.iter().map(|&(name, line)| {
                                 let form = form.dispatcher();
                                 let summary = if line.is_empty() {
@@ -404,8 +450,12 @@ pub fn SimulateTab() -> Html {
                                     </label>
                                 }
                             }) }
-                        </fieldset>
-                    }) }
+                        </details>
+                        // The family's settings stay in view: they are the run's, not a choice
+                        // of policy.
+                        { for family.options.iter().map(|&k| field(k)) }
+                        </div>
+                    } }) }
                 </fieldset>
                 <div class="sim-actions">
                     <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
@@ -469,8 +519,19 @@ fn results_view(results: &Rc<Vec<Result<SimSummary, String>>>, cluster: &Cluster
         .collect();
     let measured = ok.iter().find_map(|r| r.measured.as_ref());
     let hours = |s: f64| format!("{:.2}", s / 3600.0);
+    let cant_run: Vec<(&str, usize)> = ok
+        .iter()
+        .filter(|r| r.unschedulable > 0)
+        .map(|r| (r.policy.as_str(), r.unschedulable))
+        .collect();
     html! {
         <div class="sim-results" data-testid="sim-results">
+            <p role="status" data-testid="sim-done">{ format!(
+                "Done: {} {} ran{}. The table, the charts and each policy's Gantt chart follow.",
+                ok.len(),
+                if ok.len() == 1 { "policy" } else { "policies" },
+                if failures.is_empty() { String::new() } else { format!(", {} could not", failures.len()) },
+            ) }</p>
             if !failures.is_empty() {
                 <ul class="errors" role="alert">{ for failures.iter().map(|f| html! { <li>{ f.as_str() }</li> }) }</ul>
             }
@@ -502,6 +563,14 @@ fn results_view(results: &Rc<Vec<Result<SimSummary, String>>>, cluster: &Cluster
                     </tr>
                 }) }</tbody>
             </table>
+            if !cant_run.is_empty() {
+                <p class="hint" data-testid="sim-cant-run">{ format!(
+                    "\"can't run\" counts the jobs that asked for more GPUs than any one GPU type \
+                     in this cluster has: {}. They were never placed, and are left out of the \
+                     completion times.",
+                    cant_run.iter().map(|(p, n)| format!("under {p}, {n} {}", if *n == 1 { "job" } else { "jobs" })).collect::<Vec<_>>().join("; ")
+                ) }</p>
+            }
             if !notes.is_empty() {
                 <ul class="notice sim-notes" data-testid="sim-notes">
                     { for notes.iter().map(|n| html! { <li>{ *n }</li> }) }
