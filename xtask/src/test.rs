@@ -10,11 +10,12 @@ use std::time::Instant;
 /// raised to 1,025 KB in session 31 for issue 47's editor, charts and simulation form (1,021,349 B
 /// after 10 KB of cuts), to 1,035 KB in session 32 for every chart's table and today's cluster
 /// (1,029,169 B) and to 1,045 KB in session 33 for the rule inside tenants in the simulator
-/// worker (1,041,085 B: the full engine +11.6 KB) and to 1,050 KB in session 34 for issue 64's
-/// offline, loading and presenter work (1,046,921 B: the page's wasm +3.9 KB, index.html's
-/// script +0.8 KB); BENCHMARKS.md says what would bring it back under 1,000 KB.
+/// worker (1,041,085 B: the full engine +11.6 KB) and to 1,060 KB in session 34 for issue 64's
+/// offline, loading, presenter, tour and Simulation-tab work (1,057,553 B: the page's wasm
+/// +13.7 KB, index.html's script +0.8 KB); BENCHMARKS.md says what would bring it back under
+/// 1,000 KB. The first chart has 2.4 KB left (497,649 B).
 const FIRST_CHART_GZIP_MAX: u64 = 500_000;
-const TOTAL_GZIP_MAX: u64 = 1_050_000;
+const TOTAL_GZIP_MAX: u64 = 1_060_000;
 /// Most a documentation page may download to draw one chart with the module (`fairground.js`
 /// and the light engine it loads): issue 49's budget, 330 KB (234,566 B in session 29).
 const MODULE_PAGE_GZIP_MAX: u64 = 330_000;
