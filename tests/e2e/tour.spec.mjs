@@ -1,6 +1,6 @@
 // The guided tour (issue 46): steps on the textbook case, stepped with the arrow keys outside
 // editable fields, each step its own link.
-import { test, expect, settled, openFresh } from './fixtures.mjs';
+import { test, expect, settled, openFresh, loadEngine } from './fixtures.mjs';
 
 const hashParam = (page, key) => new URL(page.url()).hash.slice(1).split('&')
   .map((p) => p.split('=')).find(([k]) => k === key)?.[1];
@@ -117,4 +117,96 @@ test('each step shows what it talks about and defines its new terms; Finish goes
   await page.getByTestId('mode-single').click();
   await expect(page.getByTestId('policy-select')).toHaveValue('oef-coop');
   await expect(page.getByLabel('name of tenant 1')).toHaveValue('mine');
+});
+
+// Every figure and verdict a step's text states, against what the page shows and what the engine
+// computes (the module's `solve` on the step's scenario): a sentence that drifts from the engine
+// fails here. The PE definition's policies are checked in Compare all too.
+test('every figure and verdict the tour states is what the page and the engine show', async ({ page }) => {
+  await loadEngine(page);
+  const textbook = {
+    gpu_types: [{ name: 'slow', count: 1 }, { name: 'fast', count: 1 }],
+    tenants: [{ name: 'vision', throughput: [1, 2] }, { name: 'rl', throughput: [1, 1] }],
+  };
+  const engine = (policy) => page.evaluate(([s, p]) => window.fairground.solve(s, p), [textbook, policy]);
+  const near = (a, b, tol = 5e-4) => expect(Math.abs(a - b), `${a} vs ${b}`).toBeLessThan(tol);
+  const verdicts = async (expected) => {
+    for (const [id, holds] of Object.entries(expected)) {
+      await expect(page.getByTestId(`badge-${id}`)).toHaveClass(holds ? /pass/ : /fail/);
+    }
+  };
+  const text = () => page.getByTestId('tour-text').textContent();
+  await page.getByTestId('tour-start').click();
+
+  // 1. "vision's utility is 1.5 ..., rl's 1, efficiency 2.5 ... (SI and EF hold) ... open the PE
+  // badge: ... adds 0.5 (20%)."
+  await settled(page);
+  expect(await text()).toContain("vision's utility is 1.5 (slow GPUs' worth), rl's 1, efficiency 2.5");
+  let r = await engine('equal-share');
+  near(r.utility[0], 1.5); near(r.utility[1], 1); near(r.efficiency, 2.5);
+  await verdicts({ SI: true, EF: true, PE: false });
+  await expect(page.getByTestId('badge-PE')).toContainText('adds 0.5000 (20.00%)');
+
+  // 2. "both reach 1.143 times it, and efficiency rises to 2.857. rl still holds a seventh of the
+  // fast GPU ... (PE holds)".
+  await page.getByTestId('tour-next').click();
+  await settled(page);
+  expect(await text()).toContain('both reach 1.143 times it, and efficiency rises to 2.857');
+  r = await engine('gavel-las');
+  near(r.metrics.si_ratio[0], 1.143); near(r.metrics.si_ratio[1], 1.143); near(r.efficiency, 2.857);
+  near(r.allocation[1][1], 1 / 7);
+  await expect(page.getByTestId('efficiency')).toContainText('2.8571');
+  await verdicts({ PE: true });
+
+  // 3. "efficiency 3, the most there is. SI, EF and PE hold; SP does not: rl could gain".
+  await page.getByTestId('tour-next').click();
+  await settled(page);
+  expect(await text()).toContain('SI, EF and PE hold; SP does not: rl could gain');
+  await expect(page.getByTestId('efficiency')).toContainText('3.0000');
+  await verdicts({ SI: true, EF: true, PE: true, SP: false });
+  await expect(page.getByTestId('badge-SP')).toContainText('rl gains');
+
+  // 4. "Efficiency alone reaches 3 too ... rl is left with nothing (SI fails, worst ratio 0) ...
+  // rl values vision's bundle 2 more than its own."
+  await page.getByTestId('tour-next').click();
+  await settled(page);
+  expect(await text()).toContain('rl values vision\'s bundle 2 more than its own');
+  r = await engine('gavel-max-sum');
+  near(r.efficiency, 3); near(r.utility[1], 0); near(r.metrics.envy.envy[1][0], 2);
+  await verdicts({ SI: false, EF: false });
+  await expect(page.getByTestId('badge-SI')).toContainText('rl gets 0.0000');
+  await expect(page.getByTestId('badge-EF')).toContainText('rl envies vision: it values that bundle 2.0000 more');
+
+  // 5. "both tenants get 1.333 ... vision gains 0.667 (50%) by reporting its slow-GPU throughput
+  // as 0."
+  await page.getByTestId('tour-next').click();
+  await settled(page);
+  expect(await text()).toContain('both tenants get 1.333');
+  r = await engine('oef-noncoop');
+  near(r.utility[0], 4 / 3); near(r.utility[1], 4 / 3);
+  await expect(page.getByTestId('badge-SP')).toContainText('vision gains 0.6667 (50.00%', { timeout: 20_000 });
+  await expect(page.getByTestId('badge-SP')).toContainText('slow 1.000 → 0.000');
+
+  // 6. "Several policies (OEF, Nash welfare, Gandiva-fair, Gavel's FIFO) reach the most
+  // efficiency, 3, with SI and EF; max-sum reaches it with neither." The PE definition names
+  // gavel-max-sum and nash-welfare as PE: both are, here too.
+  await page.getByTestId('tour-next').click();
+  const table = page.getByTestId('compare-table');
+  await expect(table).toBeVisible({ timeout: 30_000 });
+  const row = (p) => table.locator(`tr[data-policy="${p}"]`);
+  // The table's columns: policy, objective, efficiency, Jain, worst SI ratio, worst envy, SI, EF, PE.
+  const cell = { si: 'td:nth-child(7)', ef: 'td:nth-child(8)', pe: 'td:nth-child(9)' };
+  for (const p of ['oef-coop', 'nash-welfare', 'gandiva-fair', 'gavel-fifo']) {
+    await expect(row(p).locator('td.efficiency')).toHaveText('3.0000');
+    await expect(row(p).locator(cell.si)).toHaveText('✓');
+    await expect(row(p).locator(cell.ef)).toHaveText('✓');
+  }
+  await expect(row('gavel-max-sum').locator('td.efficiency')).toHaveText('3.0000');
+  await expect(row('gavel-max-sum').locator(cell.si)).toHaveText('✗');
+  await expect(row('gavel-max-sum').locator(cell.ef)).toHaveText('✗');
+  for (const p of ['gavel-max-sum', 'nash-welfare']) await expect(row(p).locator(cell.pe)).toHaveText('✓');
+  // ... and nothing else reaches 3.
+  const threes = await table.locator('tbody tr').evaluateAll((rows) => rows
+    .filter((r) => r.querySelector('td.efficiency')?.textContent === '3.0000').map((r) => r.dataset.policy));
+  expect(threes.sort()).toEqual(['gandiva-fair', 'gavel-fifo', 'gavel-max-sum', 'nash-welfare', 'oef-coop']);
 });
