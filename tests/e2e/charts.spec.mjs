@@ -30,6 +30,43 @@ const readCharts = (page, selector) => page.$$eval(selector, (svgs) => svgs.map(
   };
 }));
 
+// Labels true to their points (issue 64): for every label, on screen, whether it reads as naming
+// its own points. With a leader, the leader starts at one of the label's points and ends at its
+// box; without one, the box is beside one of its points (within 10 units of the chart, as
+// drawn) and nearer it than any other policy's point.
+const labelsUntrue = (page, selector) => page.$$eval(selector, (svgs) => svgs.flatMap((svg) => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const centre = (c) => { const r = c.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
+  const points = [...svg.querySelectorAll('circle.point')].map((c) => ({ policy: c.dataset.policy, ...centre(c) }));
+  const onScreen = (el, x, y) => {
+    const p = svg.createSVGPoint();
+    p.x = x; p.y = y;
+    return p.matrixTransform(el.getScreenCTM());
+  };
+  return [...svg.querySelectorAll('.point-label')].flatMap((g) => {
+    const names = [...g.querySelectorAll('tspan[data-policy]')].map((t) => t.dataset.policy);
+    const box = g.querySelector('text').getBoundingClientRect();
+    const gap = (p) => Math.hypot(Math.max(box.left - p.x, p.x - box.right, 0), Math.max(box.top - p.y, p.y - box.bottom, 0));
+    const own = points.filter((p) => names.includes(p.policy));
+    const others = points.filter((p) => !names.includes(p.policy) && own.every((o) => Math.hypot(o.x - p.x, o.y - p.y) > 1));
+    const where = `${svg.dataset.testid}: ${names.join(', ')}`;
+    const leader = g.querySelector('line.leader');
+    if (leader) {
+      const [a, b] = [['x1', 'y1'], ['x2', 'y2']].map(([x, y]) => onScreen(leader, leader[x].baseVal.value, leader[y].baseVal.value));
+      // From one of its points (a group's label starts at its first point; the others are
+      // within the grouping radius, 4 units), to its name.
+      const fromOwn = own.some((p) => Math.hypot(p.x - a.x, p.y - a.y) < 5 * scale);
+      const toBox = Math.hypot(Math.max(box.left - b.x, b.x - box.right, 0), Math.max(box.top - b.y, b.y - box.bottom, 0)) < 3;
+      return fromOwn && toBox ? [] : [`${where}: its leader does not join its point to its name`];
+    }
+    const mine = Math.min(...own.map(gap));
+    const theirs = Math.min(...others.map(gap));
+    if (mine > 10 * scale + 1) return [`${where}: ${mine.toFixed(0)} px from its point, with no leader`];
+    if (theirs <= mine) return [`${where}: as near another policy's point (${theirs.toFixed(0)} px) as its own (${mine.toFixed(0)} px)`];
+    return [];
+  });
+}));
+
 const checkLabels = (charts, minimumCharts) => {
   expect(charts.length).toBeGreaterThanOrEqual(minimumCharts);
   for (const c of charts) {
@@ -49,6 +86,7 @@ for (const preset of [null, 'gavel-measured', 'textbook-2x2', 'large-random']) {
     await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('solving')).toHaveText('', { timeout: 30_000 });
     checkLabels(await readCharts(page, 'svg[data-testid^="compare-"]'), 2);
+    expect(await labelsUntrue(page, 'svg[data-testid^="compare-"]')).toEqual([]);
   });
 }
 
@@ -57,6 +95,30 @@ test('the price of fairness labels every policy without overlaps', async ({ page
   await page.getByTestId('mode-frontier').click();
   await expect(page.getByTestId('frontier-chart')).toBeVisible({ timeout: 30_000 });
   checkLabels(await readCharts(page, 'svg[data-testid="frontier-chart"]'), 1);
+  expect(await labelsUntrue(page, 'svg[data-testid="frontier-chart"]')).toEqual([]);
+  // Curves that coincide are told apart: the later one dashed over the first, and named so.
+  const legend = await page.locator('svg[data-testid="frontier-chart"] .legend-item text').allTextContents();
+  const series = page.locator('svg[data-testid="frontier-chart"] polyline.series');
+  const paths = await series.evaluateAll((ls) => ls.map((l) => [l.dataset.series, l.getAttribute('points'), l.getAttribute('stroke-dasharray')]));
+  for (const [k, [name, points, dash]] of paths.entries()) {
+    const earlier = paths.slice(0, k).find(([, p]) => p === points);
+    if (earlier) {
+      expect(dash, `${name} over ${earlier[0]}`).toBeTruthy();
+      expect(legend[k]).toBe(`${name} (= ${earlier[0]})`);
+    }
+  }
+});
+
+test('every label of each tour step\'s chart names its own points', async ({ page }) => {
+  await openFresh(page);
+  for (const step of [6, 7]) {
+    await page.goto('about:blank');
+    await page.goto(new URL(`./#tour=${step}`, page.context()._options?.baseURL ?? process.env.FAIRGROUND_URL ?? 'http://127.0.0.1:8080/').href);
+    const chart = step === 6 ? 'svg[data-testid^="compare-"]' : 'svg[data-testid="frontier-chart"]';
+    await expect(page.locator(chart).first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('solving')).toHaveText('', { timeout: 30_000 });
+    expect(await labelsUntrue(page, chart), `tour step ${step}`).toEqual([]);
+  }
 });
 
 test('a click on a point or a name opens that policy', async ({ page }) => {

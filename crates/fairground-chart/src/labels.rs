@@ -26,6 +26,13 @@ impl Rect {
             && self.y + self.h <= outer.y + outer.h
     }
 
+    /// The distance from `point` to the nearest point of this box (0 inside it).
+    pub fn distance_to(&self, point: (f64, f64)) -> f64 {
+        let dx = (self.x - point.0).max(point.0 - (self.x + self.w)).max(0.0);
+        let dy = (self.y - point.1).max(point.1 - (self.y + self.h)).max(0.0);
+        dx.hypot(dy)
+    }
+
     fn overlap_area(&self, other: &Rect) -> f64 {
         let w = (self.x + self.w).min(other.x + other.w) - self.x.max(other.x);
         let h = (self.y + self.h).min(other.y + other.h) - self.y.max(other.y);
@@ -150,7 +157,7 @@ pub fn place_labels(
                 best = Some((0.0, rect, true));
             }
         }
-        let (_, rect, leader) = best.unwrap_or_else(|| {
+        let (_, rect, mut leader) = best.unwrap_or_else(|| {
             // Bigger than the plot: pinned to its top left.
             let rect = Rect {
                 x: plot.x,
@@ -160,6 +167,15 @@ pub fn place_labels(
             };
             (0.0, rect, true)
         });
+        // Without a leader, a label reads as naming the point nearest it: it gets one when it
+        // is not beside its own point, or another policy's point is as near.
+        let own = rect.distance_to((px, py));
+        let others_nearer = labels
+            .iter()
+            .map(|(q, _)| *q)
+            .filter(|&q| q != (px, py))
+            .any(|q| rect.distance_to(q) <= own + AMBIGUOUS);
+        leader |= own > BESIDE || others_nearer;
         placed.push(PlacedLabel {
             lines: lines.clone(),
             rect,
@@ -169,6 +185,13 @@ pub fn place_labels(
     }
     placed
 }
+
+/// How far from its point (px) a label still reads as beside it, without a leader: the nearest
+/// spot the placement tries is 6 px away.
+const BESIDE: f64 = 10.0;
+/// How much nearer its own point than any other a label without a leader must be (px): the
+/// box is an estimate of the text's, so a closer call could read either way on screen.
+const AMBIGUOUS: f64 = 4.0;
 
 /// The spot for a `size` box inside `plot` nearest `point` that overlaps no placed label, and
 /// preferably no marker either, on a grid of `step / 2`.
@@ -232,6 +255,55 @@ mod tests {
             4.0,
         );
         assert_eq!(groups, vec![vec![0, 2, 3], vec![1, 4]]);
+    }
+
+    #[test]
+    fn a_label_not_beside_its_point_or_nearer_another_has_a_leader() {
+        let own = |l: &PlacedLabel, other: (f64, f64)| {
+            // Recomputed here from the boxes: the nearest point of the label's box.
+            let d = |p: (f64, f64)| {
+                let dx = (l.rect.x - p.0).max(p.0 - l.rect.x - l.rect.w).max(0.0);
+                let dy = (l.rect.y - p.1).max(p.1 - l.rect.y - l.rect.h).max(0.0);
+                dx.hypot(dy)
+            };
+            (d(l.point), d(other))
+        };
+        // Alone: beside its point (6 px to the right), no leader.
+        let alone = place_labels(&[((200.0, 100.0), vec!["a".into()])], PLOT, 7.0, 14.0, 5.0);
+        assert!(!alone[0].leader);
+        assert!(own(&alone[0], (0.0, 0.0)).0 <= 10.0);
+        // Two points 20 px apart, the second's label long: wherever it lands, a label without a
+        // leader is nearer its own point than the other, and beside it.
+        let pair = vec![
+            ((200.0, 100.0), vec!["first-policy-name".to_string()]),
+            (
+                (220.0, 100.0),
+                vec!["second-policy-with-a-long-name".to_string()],
+            ),
+        ];
+        let placed = place_labels(&pair, PLOT, 7.0, 14.0, 5.0);
+        for (k, l) in placed.iter().enumerate() {
+            let (mine, theirs) = own(l, pair[1 - k].0);
+            if !l.leader {
+                assert!(
+                    mine <= 10.0 && mine < theirs,
+                    "label {k}: {mine} vs {theirs}"
+                );
+            }
+        }
+        // Hemmed in by points all around at 12 px: any free spot is nearer a neighbour.
+        let ring: Vec<((f64, f64), Vec<String>)> =
+            std::iter::once(((250.0, 130.0), vec!["centre".to_string()]))
+                .chain((0..8).map(|k| {
+                    let a = k as f64 * std::f64::consts::FRAC_PI_4;
+                    (
+                        (250.0 + 12.0 * a.cos(), 130.0 + 12.0 * a.sin()),
+                        vec![format!("n{k}")],
+                    )
+                }))
+                .collect();
+        let placed = place_labels(&ring, PLOT, 7.0, 14.0, 5.0);
+        assert!(placed[0].leader, "{:?}", placed[0]);
     }
 
     #[test]

@@ -6,6 +6,20 @@ use fairground_chart::line::legend_entries;
 use fairground_core::report::PolicyReport;
 use yew::prelude::*;
 
+/// Where a label's text is anchored: on its box's side toward its point (the end of a box left
+/// of it, the start of one to its right), or the middle when the point is about the box's middle
+/// (above or below it); SVG's `text-anchor` and the x it applies to.
+fn text_anchor(rect: &Rect, point_x: f64) -> (&'static str, f64) {
+    let middle = rect.x + rect.w / 2.0;
+    if (point_x - middle).abs() <= rect.w / 4.0 {
+        ("middle", middle)
+    } else if point_x > middle {
+        ("end", rect.x + rect.w)
+    } else {
+        ("start", rect.x)
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ScatterProps {
     /// (label, x, y)
@@ -113,16 +127,23 @@ pub fn labelled_points(
                     <title>{ title.clone() }</title>
                 </circle>
             }) }
-            { for placed.iter().map(|l| html! {
+            { for placed.iter().map(|l| {
+                // The text is anchored on its box's side toward the point: the box's width is an
+                // estimate (7 units a character), and a name narrower than it must not end up
+                // away from its point.
+                let (anchor, text_x) = text_anchor(&l.rect, l.point.0);
+                html! {
                 <g class="point-label">
                     if l.leader {
-                        <line class="leader" x1={l.point.0.to_string()} y1={l.point.1.to_string()}
+                        // In its points' colour (the first named), so it reads as theirs.
+                        <line class="leader" style={format!("stroke:{}", policy_colour(l.lines.first().and_then(|line| line.split([',', ' ']).next()).unwrap_or("")))}
+                              x1={l.point.0.to_string()} y1={l.point.1.to_string()}
                               x2={l.point.0.clamp(l.rect.x, l.rect.x + l.rect.w).to_string()}
                               y2={l.point.1.clamp(l.rect.y, l.rect.y + l.rect.h).to_string()} />
                     }
-                    <text>
+                    <text text-anchor={anchor}>
                         { for l.lines.iter().enumerate().map(|(k, line)| html! {
-                            <tspan x={l.rect.x.to_string()} y={(l.rect.y + (k as f64 + 0.8) * 14.0).to_string()}>
+                            <tspan x={text_x.to_string()} y={(l.rect.y + (k as f64 + 0.8) * 14.0).to_string()}>
                                 { for line.split(' ').enumerate().map(|(m, piece)| {
                                     let name = piece.trim_end_matches(',');
                                     html! { <>
@@ -135,7 +156,7 @@ pub fn labelled_points(
                         }) }
                     </text>
                 </g>
-            }) }
+            } }) }
         </>
     }
 }
@@ -172,5 +193,28 @@ pub fn CompareTable(p: &CompareTableProps) -> Html {
                 }
             }) }</tbody>
         </table>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_label_is_anchored_on_the_side_toward_its_point() {
+        let rect = |x: f64| Rect {
+            x,
+            y: 0.0,
+            w: 70.0,
+            h: 14.0,
+        };
+        // Left of the point: its text ends at the box's right edge, beside the point.
+        assert_eq!(text_anchor(&rect(24.0), 100.0), ("end", 94.0));
+        // Above or below (centred on it): the middle.
+        assert_eq!(text_anchor(&rect(65.0), 100.0), ("middle", 100.0));
+        // Right of it: the start.
+        assert_eq!(text_anchor(&rect(106.0), 100.0), ("start", 106.0));
+        // A box found anywhere over the point, its left part above it: toward the point, the start.
+        assert_eq!(text_anchor(&rect(90.0), 100.0), ("start", 90.0));
     }
 }

@@ -24,16 +24,66 @@ pub fn efficiency_range(f: &Frontier) -> (f64, f64) {
         })
 }
 
+/// The dash of a curve drawn over an equal one: the one below shows through its gaps.
+const COINCIDING_DASH: &str = "8 6";
+
+/// For each curve, the first earlier curve it equals (within 1e-9 of the larger value at every
+/// eps), if any.
+fn same_as_earlier(curves: &[&[f64]]) -> Vec<Option<usize>> {
+    let equal = |a: &[f64], b: &[f64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0))
+    };
+    curves
+        .iter()
+        .enumerate()
+        .map(|(k, c)| (0..k).find(|&j| equal(curves[j], c)))
+        .collect()
+}
+
 /// One curve per guarantee (efficiency against eps, straight between grid points) and every
 /// policy as a point at the eps it needs for both guarantees.
 #[component]
 pub fn FrontierChart(p: &FrontierChartProps) -> Html {
     let f = &p.frontier;
-    let labels: Vec<&str> = f.curves.iter().map(|c| c.guarantee.label()).collect();
+    // A curve equal to an earlier one would hide under it (EF only often is SI + EF): it is
+    // drawn dashed on top, and its legend entry names the curve it coincides with.
+    let same_as = same_as_earlier(
+        &f.curves
+            .iter()
+            .map(|c| c.efficiency.as_slice())
+            .collect::<Vec<_>>(),
+    );
+    let named: Vec<String> = f
+        .curves
+        .iter()
+        .zip(&same_as)
+        .map(|(c, same)| match same {
+            Some(j) => format!(
+                "{} (= {})",
+                c.guarantee.label(),
+                f.curves[*j].guarantee.label()
+            ),
+            None => c.guarantee.label().to_string(),
+        })
+        .collect();
+    let labels: Vec<&str> = named.iter().map(String::as_str).collect();
     let entries: Vec<(&str, &str, &str)> = labels
         .iter()
         .enumerate()
-        .map(|(k, l)| (*l, type_colour(k), ""))
+        .map(|(k, l)| {
+            (
+                *l,
+                type_colour(k),
+                if same_as[k].is_some() {
+                    COINCIDING_DASH
+                } else {
+                    ""
+                },
+            )
+        })
         .collect();
     let legend = legend_layout(&labels, 56.0, 704.0, 7.0);
     let (w, h, left, bottom, top) = (720.0, 340.0, 64.0, 44.0, 30.0);
@@ -69,7 +119,8 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
                     .map(|(&e, &v)| format!("{:.2},{:.2}", x.map(e), y.map(v))).collect();
                 html! {
                     <polyline class="series" data-series={c.guarantee.label()} points={path.join(" ")} fill="none"
-                              stroke={type_colour(k)} stroke-width="2">
+                              stroke={type_colour(k)} stroke-width="2"
+                              stroke-dasharray={same_as[k].map(|_| COINCIDING_DASH)}>
                         <title>{ format!("{}: price of fairness {:.2}%", c.guarantee.label(), 100.0 * c.price_of_fairness) }</title>
                     </polyline>
                 }
@@ -89,6 +140,15 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
 mod tests {
     use super::*;
     use fairground_core::frontier::{Curve, Guarantee, PolicyPoint};
+
+    #[test]
+    fn a_curve_equal_to_an_earlier_one_is_told_apart() {
+        let si = [1.0, 2.0, 3.0];
+        let ef = [1.5, 2.5, 3.0];
+        let both = [1.5, 2.5 + 1e-12, 3.0];
+        assert_eq!(same_as_earlier(&[&si, &ef, &both]), [None, None, Some(1)]);
+        assert_eq!(same_as_earlier(&[&si, &[1.0, 2.0]]), [None, None]);
+    }
 
     #[test]
     fn the_range_spans_curves_and_points() {
