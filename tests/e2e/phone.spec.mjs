@@ -45,3 +45,79 @@ test('the grid scrolls inside itself, its name column staying in view', async ({
   await grid.evaluate((e) => { e.scrollLeft = e.scrollWidth; });
   expect(await name.evaluate((e) => e.getBoundingClientRect().left)).toBe(left);
 });
+
+// Each chart text on screen whose size as rendered (its font size times its SVG's scale) is
+// under `least` px, or that sticks out of its chart (issue 64: a 720-unit chart shrunk to a
+// phone drew its text at 5.8 px).
+const smallChartText = (page, least) => page.evaluate((least) => {
+  const found = [];
+  for (const svg of document.querySelectorAll('main svg[viewBox]')) {
+    const box = svg.getBoundingClientRect();
+    if (!svg.checkVisibility() || box.width === 0) continue;
+    const [, , width, height] = svg.getAttribute('viewBox').split(/[\s,]+/).map(Number);
+    const scale = Math.min(box.width / width, box.height / height);
+    for (const text of svg.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (r.width === 0) continue;
+      const size = parseFloat(getComputedStyle(text).fontSize) * scale;
+      const name = `${svg.dataset.testid}: "${text.textContent.trim().slice(0, 30)}"`;
+      if (size < least) found.push(`${size.toFixed(1)} px in ${name}`);
+      if (r.left < box.left - 1 || r.right > box.right + 1) found.push(`cut at the edge: ${name}`);
+    }
+  }
+  return found;
+}, least);
+
+test('chart text is at least 11 px as rendered on a 390-px phone, in every view', async ({ page }) => {
+  await openFresh(page);
+  const charts = page.locator('main svg[viewBox]');
+  expect(await charts.count()).toBeGreaterThanOrEqual(3);
+  expect(await smallChartText(page, 11)).toEqual([]);
+  await page.getByTestId('mode-compare').click();
+  await expect(page.getByTestId('compare-si')).toBeVisible({ timeout: 20_000 });
+  expect(await smallChartText(page, 11)).toEqual([]);
+  await page.getByTestId('mode-frontier').click();
+  await expect(page.getByTestId('frontier-chart')).toBeVisible({ timeout: 30_000 });
+  expect(await smallChartText(page, 11)).toEqual([]);
+  await page.getByTestId('tab-simulation').click();
+  await page.getByTestId('sim-run').click();
+  await expect(page.getByTestId('sim-table').locator('tbody tr')).toHaveCount(3, { timeout: 30_000 });
+  await expect(page.getByTestId('jct-cdf')).toBeVisible();
+  expect(await smallChartText(page, 11)).toEqual([]);
+});
+
+// Every control on screen smaller than 32 x 32 CSS px. Exempt, as WCAG 2.5.8 exempts them: a
+// link inside a sentence, and the file input that its visible button stands for.
+const smallControls = (page) => page.evaluate(() => {
+  const found = [];
+  for (const el of document.querySelectorAll('button, select, input, summary, a[href], [role=button]')) {
+    if (!el.checkVisibility()) continue;
+    let r = el.getBoundingClientRect();
+    if (r.width <= 1 && r.height <= 1) continue; // visually hidden: reached through its label
+    const inSentence = el.tagName === 'A' && [...el.parentElement.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (inSentence) continue;
+    // A checkbox is chosen through its label, which is the target.
+    if (el.type === 'checkbox' || el.type === 'radio') r = (el.closest('label') ?? el).getBoundingClientRect();
+    if (r.width < 32 || r.height < 32) {
+      found.push(`${el.dataset.testid ?? el.getAttribute('aria-label') ?? el.textContent.trim().slice(0, 20)}: ${Math.round(r.width)} x ${Math.round(r.height)}`);
+    }
+  }
+  return found;
+});
+
+test('every control is at least 32 x 32 CSS px on a phone', async ({ page }) => {
+  await openFresh(page);
+  // The editor's row arrows were 27 x 21, its cells 26 high, the badges 19.
+  expect(await page.getByLabel('move A3C up', { exact: true }).count()).toBe(1);
+  expect(await smallControls(page)).toEqual([]);
+  await page.getByTestId('badge-PE').locator('summary').click();
+  await page.getByTestId('mode-compare').click();
+  await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 20_000 });
+  expect(await smallControls(page)).toEqual([]);
+  await page.getByTestId('tour-start').click();
+  await expect(page.getByTestId('tour-title')).toContainText('Step 1 of 7');
+  expect(await smallControls(page)).toEqual([]);
+  await page.getByTestId('tab-simulation').click();
+  await page.locator('.sim-family details summary').first().click();
+  expect(await smallControls(page)).toEqual([]);
+});

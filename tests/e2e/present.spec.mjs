@@ -126,3 +126,38 @@ test('presenter mode fits a 1080p projector at 150% (1280 x 720 CSS px)', async 
   await page.getByTestId('envy-heatmap').scrollIntoViewIfNeeded();
   expect((await firstScreen(page)).cut).toEqual([]);
 });
+
+test('presenter mode with the tour open: the tour is a line at the foot, each step\'s figure whole above it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // A speaker opens the tour, then presents (issue 64: the chart was wholly below the fold).
+  await page.getByTestId('tour-start').click();
+  await page.keyboard.press('p');
+  await expect(page.getByTestId('presenting-ready')).toHaveText('Ready.', { timeout: 30_000 });
+  for (let k = 1; k <= 7; k += 1) {
+    await expect(page.getByTestId('tour-title')).toContainText(`Step ${k} of 7`);
+    await expect(page.locator('[data-tour-focus]').first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('solving')).toHaveText('');
+    // Scrolling is smooth or instant: wait until the page stops moving.
+    await expect.poll(async () => {
+      const a = await page.evaluate(() => scrollY);
+      await page.waitForTimeout(150);
+      return (await page.evaluate(() => scrollY)) === a;
+    }).toBe(true);
+    const bar = await page.getByTestId('tour').boundingBox();
+    expect(bar.y + bar.height, `step ${k}: the tour's line at the screen's foot`).toBeGreaterThanOrEqual(719);
+    expect(bar.height, `step ${k}: the tour is one line`).toBeLessThan(80);
+    // What the step shows: its figure or table when it has one, else its badge, whole on screen.
+    const focus = page.locator('[data-tour-focus]:not(details)');
+    const shown = await ((await focus.count()) ? focus : page.locator('[data-tour-focus]')).first().boundingBox();
+    expect(shown.y, `step ${k}: what the step shows starts on screen`).toBeGreaterThanOrEqual(0);
+    expect(shown.y + shown.height, `step ${k}: and ends above the tour's line`).toBeLessThanOrEqual(bar.y + 1);
+    if (k <= 3) {
+      // The policy's figure too, with its title and badges.
+      const chart = await page.getByTestId('allocation-chart').boundingBox();
+      expect(chart.y + chart.height, `step ${k}: the chart ends above the tour's line`).toBeLessThanOrEqual(bar.y + 1);
+      expect((await page.getByTestId('efficiency').boundingBox()).y).toBeGreaterThanOrEqual(0);
+    }
+    expect((await firstScreen(page)).small, `step ${k}: text under 20 px`).toEqual([]);
+    if (k < 7) await page.getByTestId('tour-next').click();
+  }
+});

@@ -58,9 +58,28 @@ test('an embedded chart stays above the fold, links back, and sizes its frame', 
   // The frame grew or shrank to the results the page reported (not the 400 px it started at).
   const iframe = page.locator('#demo');
   await expect.poll(async () => (await iframe.boundingBox()).height).not.toBe(400);
+  // Sized to its content (issue 64: 1,234 px, mostly a 520-px heatmap of two tenants).
+  await expect.poll(async () => (await iframe.boundingBox()).height).toBeLessThan(1000);
   const inner = await frame.locator('html').evaluate((root) => root.scrollHeight);
   const outer = (await iframe.boundingBox()).height;
   expect(Math.abs(outer - (inner + 2))).toBeLessThanOrEqual(4);
+  // The heatmap is drawn at a pixel a unit, no bigger than its two cells and names need.
+  const heatmap = frame.getByTestId('envy-heatmap');
+  const drawn = await heatmap.evaluate((svg) => [svg.getBoundingClientRect().width, svg.viewBox.baseVal.width, svg.getBoundingClientRect().height]);
+  expect(Math.abs(drawn[0] - drawn[1])).toBeLessThanOrEqual(1);
+  expect(drawn[0]).toBeLessThan(250);
+  expect(drawn[2]).toBeLessThan(250);
+});
+
+test('an embedded chart starts at the top of its frame (600 x 400)', async ({ page }) => {
+  await page.setViewportSize({ width: 600, height: 400 });
+  const src = await page.request.get('./embed.html').then((r) => r.text()).then((t) => t.match(/src="\.\/(\?embed#[^"]+)"/)[1]);
+  await page.goto(`./${src.replaceAll('&amp;', '&')}`);
+  await expect(page.getByTestId('allocation-chart')).toBeVisible();
+  await expect(page.getByTestId('solving')).toHaveText('');
+  // The first line is the efficiency, not the empty line kept for "solving" (60 px of blank).
+  const top = await page.getByTestId('efficiency').evaluate((e) => e.getBoundingClientRect().top);
+  expect(top).toBeLessThanOrEqual(32);
 });
 
 test('a link reopens Compare all', async ({ page }) => {

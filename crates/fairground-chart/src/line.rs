@@ -25,8 +25,14 @@ impl Series {
     }
 }
 
-/// Lines over a shared x axis, with a legend.
-pub fn line_chart(series: &[Series], x_label: &str, y_label: &str, testid: &str) -> SvgNode {
+/// Lines over a shared x axis, with a legend, `w` units wide (the legend wraps to fit).
+pub fn line_chart(
+    series: &[Series],
+    x_label: &str,
+    y_label: &str,
+    testid: &str,
+    w: f64,
+) -> SvgNode {
     let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
     // A series is a policy's: its family's colour, and a dash that sets it apart from its
     // family's other lines (lines that coincide stay distinguishable).
@@ -36,11 +42,11 @@ pub fn line_chart(series: &[Series], x_label: &str, y_label: &str, testid: &str)
         .zip(&styles)
         .map(|(l, (c, d))| (*l, *c, *d))
         .collect();
-    let legend = legend_layout(&labels, 56.0, 704.0, 7.0);
+    let legend = legend_layout(&labels, 56.0, w - 16.0, 7.0);
     let rows = legend.last().map_or(1, |e| e.1 + 1) as f64;
     // The plot moves down by the legend's extra rows.
     let extra = 16.0 * (rows - 1.0);
-    let (w, h, left, bottom, top) = (720.0, 300.0 + extra, 56.0, 44.0, 30.0 + extra);
+    let (h, left, bottom, top) = (300.0 + extra, 56.0, 44.0, 30.0 + extra);
     let points = series.iter().flat_map(|s| {
         s.points
             .iter()
@@ -253,6 +259,7 @@ mod tests {
             "load",
             "JCT",
             "t",
+            crate::scale::WIDE,
         );
         let nodes = chart.descendants();
         let lines: Vec<_> = nodes.iter().filter(|n| n.tag == "polyline").collect();

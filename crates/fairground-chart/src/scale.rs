@@ -75,6 +75,57 @@ pub fn tick_label(value: f64) -> String {
     }
 }
 
+/// A full-width chart's width in SVG units: on a desktop it is shown at about this many CSS
+/// pixels.
+pub const WIDE: f64 = 720.0;
+/// The narrowest a chart is drawn: a 340-px phone column still shows it at about one pixel a unit.
+pub const NARROWEST: f64 = 320.0;
+
+/// The width to draw a full-width chart at when `available` CSS pixels are free for it: that
+/// width (in steps of 20, so a small resize does not redraw) between [`NARROWEST`] and
+/// [`WIDE`]. A unit is then drawn at about a pixel or more, so 12-unit text stays at least
+/// 11 px as rendered on a phone, where a 720-unit chart shrunk to 350 px drew it at 5.8 px.
+pub fn chart_width(available: f64) -> f64 {
+    if !available.is_finite() {
+        return WIDE;
+    }
+    ((available / 20.0).floor() * 20.0).clamp(NARROWEST, WIDE)
+}
+
+/// Where a horizontal bar chart's names go: in a column left of the bars when the chart is wide
+/// enough, else on their own line above each bar so the bars keep the width (a phone).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BarRows {
+    /// Where the bars (and the x axis) start.
+    pub plot_left: f64,
+    /// Names above their bars (true) or right-aligned in a column ending at `plot_left - 8`.
+    pub names_above: bool,
+    /// From one row's top to the next: the bar, the gap, and a name's line when above.
+    pub pitch: f64,
+    /// From a row's top to its bar's top.
+    pub bar_offset: f64,
+}
+
+/// The rows of a bar chart `w` wide with bars `bar` high, `gap` apart, and a name column of
+/// `label` units when it leaves the bars at least half the chart.
+pub fn bar_rows(w: f64, label: f64, bar: f64, gap: f64) -> BarRows {
+    if w - label >= w / 2.0 {
+        BarRows {
+            plot_left: label,
+            names_above: false,
+            pitch: bar + gap,
+            bar_offset: 0.0,
+        }
+    } else {
+        BarRows {
+            plot_left: 8.0,
+            names_above: true,
+            pitch: bar + gap + 16.0,
+            bar_offset: 16.0,
+        }
+    }
+}
+
 /// Where each legend entry of a chart goes: entries of a swatch (20 px) and their label (about
 /// `char_w` px a character) laid left to right from `left`, wrapping to a new row (`row_h` apart)
 /// before passing `right`. Returns each entry's (x, row).
@@ -97,6 +148,31 @@ pub fn legend_layout(labels: &[&str], left: f64, right: f64, char_w: f64) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chart_is_drawn_at_about_the_pixels_it_gets() {
+        assert_eq!(chart_width(1392.0), WIDE);
+        // A 390-px phone leaves about 348 px: drawn 340 wide, 12-unit text renders at 12.3 px.
+        assert_eq!(chart_width(348.0), 340.0);
+        assert!(12.0 * 348.0 / chart_width(348.0) >= 11.0);
+        assert_eq!(chart_width(100.0), NARROWEST);
+        assert_eq!(chart_width(f64::NAN), WIDE);
+    }
+
+    #[test]
+    fn bar_names_go_above_their_bars_when_a_column_would_take_half() {
+        let wide = bar_rows(720.0, 210.0, 22.0, 10.0);
+        assert_eq!(
+            (wide.plot_left, wide.names_above, wide.pitch),
+            (210.0, false, 32.0)
+        );
+        let narrow = bar_rows(340.0, 210.0, 22.0, 10.0);
+        assert!(narrow.names_above);
+        assert_eq!(
+            (narrow.plot_left, narrow.pitch, narrow.bar_offset),
+            (8.0, 48.0, 16.0)
+        );
+    }
 
     #[test]
     fn maps_linearly_including_flipped_ranges() {

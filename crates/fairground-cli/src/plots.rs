@@ -9,6 +9,7 @@
 //!   JCT at the same share of jobs), which keeps the curves' shape.
 
 use fairground_chart::line::{line_chart, Series};
+use fairground_chart::scale::WIDE;
 use fairground_chart::svg::SvgNode;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -106,7 +107,7 @@ pub fn write_plots(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut written = Vec::new();
     let mut write = |name: String, series: Vec<Series>, x: &str, y: &str| -> Result<(), String> {
         let path = plots.join(format!("{name}.svg"));
-        let mut chart = line_chart(&series, x, y, &name);
+        let mut chart = line_chart(&series, x, y, &name, WIDE);
         // The page styles its charts with its stylesheet; a file carries the same look inline.
         chart
             .children

@@ -322,6 +322,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
     {
         let (ready, sim_opened, runner) = (ready.clone(), sim_opened.clone(), runner.clone());
         use_effect_with(*presenting, move |&now| {
+            crate::tour::show_again(now);
             if now && *ready != Some(true) {
                 sim_opened.set(true);
                 wasm_bindgen_futures::spawn_local(async move {

@@ -32,6 +32,29 @@ pub fn key_step(key: &str, at: usize, len: usize) -> Option<usize> {
 /// The attribute marking what the current step talks about (style.css outlines it).
 const FOCUS: &str = "data-tour-focus";
 
+/// Scrolls as little as shows `el` whole: a figure already on screen stays put (in presenter
+/// mode, the first screen is the slide).
+fn scroll_to_show(el: &web_sys::Element) {
+    let options = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&options, &"block".into(), &"nearest".into());
+    if let Ok(scroll) = js_sys::Reflect::get(el, &"scrollIntoView".into())
+        .and_then(|f| f.dyn_into::<js_sys::Function>())
+    {
+        let _ = scroll.call1(el, &options);
+    }
+}
+
+/// After the page's layout changed under the tour (presenter mode on or off): what the step
+/// shows is scrolled into view again; with no tour, presenter mode starts at the top.
+pub fn show_again(presenting: bool) {
+    let document = gloo::utils::document();
+    match document.query_selector(&format!("[{FOCUS}]")) {
+        Ok(Some(el)) => scroll_to_show(&el),
+        _ if presenting => gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0),
+        _ => {}
+    }
+}
+
 /// Un-marks what an earlier step highlighted.
 fn clear_focus() {
     let document = gloo::utils::document();
@@ -42,7 +65,7 @@ fn clear_focus() {
 
 /// Shows what the step talks about once the page has drawn it (a step's policy may be solved in
 /// the worker): opens it when it is a badge (`<details>`), marks it, and scrolls the first one
-/// to the middle of the screen. Gives up after 6 s; a newer step (`generation`) stops it.
+/// into view. Gives up after 6 s; a newer step (`generation`) stops it.
 async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u32) {
     let document = gloo::utils::document();
     let find = |id: &str| {
@@ -60,20 +83,21 @@ async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u3
         let found: Vec<web_sys::Element> = focus.iter().filter_map(|id| find(id)).collect();
         if settled && found.len() == focus.len() {
             clear_focus();
+            // In presenter mode a badge is outlined, not opened: its text would push the
+            // figure off the slide (the speaker opens it if the talk needs it).
+            let presenting = document
+                .query_selector("main.presenting")
+                .ok()
+                .flatten()
+                .is_some();
             for el in &found {
-                if el.tag_name().eq_ignore_ascii_case("details") {
+                if !presenting && el.tag_name().eq_ignore_ascii_case("details") {
                     let _ = el.set_attribute("open", "");
                 }
                 let _ = el.set_attribute(FOCUS, "");
             }
             if let Some(first) = found.first() {
-                let options = js_sys::Object::new();
-                let _ = js_sys::Reflect::set(&options, &"block".into(), &"center".into());
-                if let Ok(scroll) = js_sys::Reflect::get(first, &"scrollIntoView".into())
-                    .and_then(|f| f.dyn_into::<js_sys::Function>())
-                {
-                    let _ = scroll.call1(first, &options);
-                }
+                scroll_to_show(first);
             }
             return;
         }

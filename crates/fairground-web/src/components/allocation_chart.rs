@@ -1,6 +1,6 @@
 use super::shorten;
 use crate::palette::type_colour;
-use crate::scale::{nice_ticks, tick_label, LinearScale};
+use crate::scale::{bar_rows, legend_layout, nice_ticks, tick_label, LinearScale};
 use crate::svg::{SvgNode, SvgRender};
 use fairground_chart::table::{grid, DataTable};
 use fairground_core::{Allocation, Instance};
@@ -13,52 +13,69 @@ pub struct AllocationChartProps {
     pub allocation: Rc<Allocation>,
 }
 
-const WIDTH: f64 = 720.0;
 const LABEL_WIDTH: f64 = 210.0;
 const RIGHT_PAD: f64 = 24.0;
-const TOP: f64 = 34.0;
 const BAR: f64 = 22.0;
 const GAP: f64 = 10.0;
 const AXIS: f64 = 46.0;
 const NAME_CHARS: usize = 27;
 
-/// Per-tenant horizontal bars of GPUs held, stacked by GPU type, with a legend and an x axis.
+/// Per-tenant horizontal bars of GPUs held, stacked by GPU type, with a legend and an x axis,
+/// drawn at the width the page has for it (`chart_width`).
 #[component]
 pub fn AllocationChart(props: &AllocationChartProps) -> Html {
     let inst = &props.instance;
-    allocation_svg(&inst.tenant_names, &inst.type_names, &props.allocation.gpus).to_html()
+    let w = super::chart_width();
+    allocation_svg(
+        &inst.tenant_names,
+        &inst.type_names,
+        &props.allocation.gpus,
+        w,
+    )
+    .to_html()
 }
 
-/// The allocation chart (one definition: the playground draws it through Yew, the JavaScript
-/// module's `renderChart` through the DOM). `gpus[i][j]`: GPUs of type j tenant i holds.
-pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -> SvgNode {
+/// The allocation chart, `w` units wide (one definition: the playground draws it through Yew,
+/// the JavaScript module's `renderChart` through the DOM). `gpus[i][j]`: GPUs of type j tenant
+/// i holds. Names sit left of their bars, or above them on a narrow chart
+/// ([`fairground_chart::scale::bar_rows`]); the legend wraps.
+pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>], w: f64) -> SvgNode {
+    let rows = bar_rows(w, LABEL_WIDTH, BAR, GAP);
     let held: Vec<f64> = gpus.iter().map(|row| row.iter().sum()).collect();
     let ticks = nice_ticks(held.iter().copied().fold(0.0, f64::max), 6);
     let x_max = ticks.last().copied().unwrap_or(1.0);
-    let x = LinearScale::new((0.0, x_max), (LABEL_WIDTH, WIDTH - RIGHT_PAD));
-    let plot_bottom = TOP + tenants.len() as f64 * (BAR + GAP);
+    let x = LinearScale::new((0.0, x_max), (rows.plot_left, w - RIGHT_PAD));
+    let names: Vec<String> = types.iter().map(|t| shorten(t, 12)).collect();
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let places = legend_layout(&name_refs, rows.plot_left, w - RIGHT_PAD, 7.0);
+    let top = 34.0 + 16.0 * places.last().map_or(0, |p| p.1) as f64;
+    let plot_bottom = top + tenants.len() as f64 * rows.pitch;
     let height = plot_bottom + AXIS;
 
-    let legend = types.iter().enumerate().map(|(j, name)| {
-        let left = LABEL_WIDTH + j as f64 * 110.0;
-        SvgNode::new("g")
-            .attr("class", "legend-item")
-            .child(
-                SvgNode::new("rect")
-                    .attr("x", left)
-                    .attr("y", 6)
-                    .attr("width", 14)
-                    .attr("height", 14)
-                    .attr("fill", type_colour(j)),
-            )
-            .child(
-                SvgNode::new("text")
-                    .attr("x", left + 20.0)
-                    .attr("y", 18)
-                    .attr("class", "legend-label")
-                    .text(shorten(name, 12)),
-            )
-    });
+    let legend = names
+        .iter()
+        .zip(&places)
+        .enumerate()
+        .map(|(j, (name, &(left, row)))| {
+            let y = 6.0 + 16.0 * row as f64;
+            SvgNode::new("g")
+                .attr("class", "legend-item")
+                .child(
+                    SvgNode::new("rect")
+                        .attr("x", left)
+                        .attr("y", y)
+                        .attr("width", 14)
+                        .attr("height", 14)
+                        .attr("fill", type_colour(j)),
+                )
+                .child(
+                    SvgNode::new("text")
+                        .attr("x", left + 20.0)
+                        .attr("y", y + 12.0)
+                        .attr("class", "legend-label")
+                        .text(name.clone()),
+                )
+        });
 
     let grid = ticks.iter().map(|&t| {
         let px = x.map(t);
@@ -68,7 +85,7 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -
                 SvgNode::new("line")
                     .attr("x1", px)
                     .attr("x2", px)
-                    .attr("y1", TOP)
+                    .attr("y1", top)
                     .attr("y2", plot_bottom)
                     .attr("class", "grid"),
             )
@@ -83,7 +100,8 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -
 
     let bars = gpus.iter().enumerate().map(|(i, row)| {
         let name = &tenants[i];
-        let y = TOP + i as f64 * (BAR + GAP);
+        let row_top = top + i as f64 * rows.pitch;
+        let y = row_top + rows.bar_offset;
         let mut left = 0.0;
         let segments: Vec<SvgNode> = row
             .iter()
@@ -110,10 +128,30 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -
             .child(
                 SvgNode::new("text")
                     .attr("class", "tenant-label")
-                    .attr("x", LABEL_WIDTH - 8.0)
-                    .attr("y", y + BAR * 0.7)
-                    .attr("text-anchor", "end")
-                    .text(shorten(name, NAME_CHARS))
+                    .attr(
+                        "x",
+                        if rows.names_above {
+                            rows.plot_left
+                        } else {
+                            rows.plot_left - 8.0
+                        },
+                    )
+                    .attr(
+                        "y",
+                        if rows.names_above {
+                            row_top + 12.0
+                        } else {
+                            y + BAR * 0.7
+                        },
+                    )
+                    .attr(
+                        "text-anchor",
+                        if rows.names_above { "start" } else { "end" },
+                    )
+                    .text(shorten(
+                        name,
+                        if rows.names_above { 40 } else { NAME_CHARS },
+                    ))
                     .child(
                         SvgNode::new("title").text(format!("{name}: {:.4} GPUs in all", held[i])),
                     ),
@@ -122,7 +160,7 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -
     });
 
     SvgNode::new("svg")
-        .attr("viewBox", format!("0 0 {WIDTH} {height}"))
+        .attr("viewBox", format!("0 0 {w} {height}"))
         .attr("role", "img")
         .attr("data-testid", "allocation-chart")
         .attr(
@@ -135,7 +173,7 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>]) -
         .child(
             SvgNode::new("text")
                 .attr("class", "axis-label")
-                .attr("x", (LABEL_WIDTH + WIDTH - RIGHT_PAD) / 2.0)
+                .attr("x", (rows.plot_left + w - RIGHT_PAD) / 2.0)
                 .attr("y", height - 8.0)
                 .attr("text-anchor", "middle")
                 .text("GPUs held (time-averaged)"),
@@ -158,6 +196,46 @@ pub fn allocation_table(tenants: &[String], types: &[String], gpus: &[Vec<f64>])
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scale::WIDE;
+
+    /// On a phone (340 units) the names go on their own line above their bars, which start at
+    /// the left edge; the legend wraps within the width.
+    #[test]
+    fn a_narrow_chart_puts_names_above_full_width_bars() {
+        let tenants = vec!["Recommendation (batch size 2048)".to_string()];
+        let types: Vec<String> = ["k80", "p100", "v100", "a100", "h100"]
+            .map(String::from)
+            .to_vec();
+        let svg = allocation_svg(&tenants, &types, &[vec![1.0; 5]], 340.0);
+        assert_eq!(svg.get("viewBox").unwrap().split(' ').nth(2), Some("340"));
+        let all = svg.descendants();
+        let name = all
+            .iter()
+            .find(|n| n.get("class") == Some("tenant-label"))
+            .unwrap();
+        assert_eq!(
+            name.text.as_deref(),
+            Some("Recommendation (batch size 2048)")
+        );
+        assert_eq!(
+            (name.get("x"), name.get("text-anchor")),
+            (Some("8"), Some("start"))
+        );
+        let first = all
+            .iter()
+            .find(|n| n.get("class") == Some("segment"))
+            .unwrap();
+        assert_eq!(first.get("x"), Some("8"));
+        let y = |n: &SvgNode| n.get("y").unwrap().parse::<f64>().unwrap();
+        assert!(y(first) > y(name), "the bar is under its name");
+        // Five entries of about 77 units do not fit on one 316-unit line: two rows.
+        let legend_y: Vec<f64> = all
+            .iter()
+            .filter(|n| n.get("class") == Some("legend-label"))
+            .map(|n| y(n))
+            .collect();
+        assert_eq!((legend_y[0], legend_y[4]), (18.0, 34.0));
+    }
 
     /// What a reader checks on the chart: one bar per tenant, one segment per type held, each
     /// segment as wide as its GPUs on the axis, names kept whole in the tooltips.
@@ -166,7 +244,7 @@ mod tests {
         let tenants = vec!["A".to_string(), "<b>B</b>".to_string()];
         let types = vec!["k80".to_string(), "v100".to_string()];
         let gpus = vec![vec![1.0, 0.5], vec![0.0, 1.5]];
-        let svg = allocation_svg(&tenants, &types, &gpus);
+        let svg = allocation_svg(&tenants, &types, &gpus, WIDE);
         let all = svg.descendants();
         let bars: Vec<_> = all
             .iter()
@@ -180,7 +258,7 @@ mod tests {
             .collect();
         assert_eq!(segments.len(), 3, "B holds no k80");
         // Ticks 0..1.5 step 0.25 end at 1.5: the plot spans [LABEL_WIDTH, WIDTH - RIGHT_PAD].
-        let px_per_gpu = (WIDTH - RIGHT_PAD - LABEL_WIDTH) / 1.5;
+        let px_per_gpu = (WIDE - RIGHT_PAD - LABEL_WIDTH) / 1.5;
         let width = |n: &SvgNode| n.get("width").unwrap().parse::<f64>().unwrap();
         assert!((width(segments[0]) - px_per_gpu).abs() < 1e-9);
         assert!((width(segments[2]) - 1.5 * px_per_gpu).abs() < 1e-9);

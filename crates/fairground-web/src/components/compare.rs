@@ -37,7 +37,9 @@ pub struct ScatterProps {
 /// overlaps no other label (`fairground_chart::labels`).
 #[component]
 pub fn Scatter(p: &ScatterProps) -> Html {
-    let (w, h, left, bottom, top) = (460.0, 320.0, 56.0, 44.0, 30.0);
+    // Two to a row on a desktop; on a phone, as wide as the phone.
+    let w = super::chart_width().min(460.0);
+    let (h, left, bottom, top) = (320.0, 56.0, 44.0, 30.0);
     let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
     let xmax = p.points.iter().map(|q| finite(q.1)).fold(0.0, f64::max);
     let ymax = p.points.iter().map(|q| finite(q.2)).fold(0.0, f64::max);

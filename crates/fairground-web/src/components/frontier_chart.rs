@@ -85,8 +85,11 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
             )
         })
         .collect();
-    let legend = legend_layout(&labels, 56.0, 704.0, 7.0);
-    let (w, h, left, bottom, top) = (720.0, 340.0, 64.0, 44.0, 30.0);
+    let w = super::chart_width();
+    let legend = legend_layout(&labels, 56.0, w - 16.0, 7.0);
+    // The plot moves down by the legend's extra rows (a narrow chart wraps it).
+    let extra = 16.0 * legend.last().map_or(0, |e| e.1) as f64;
+    let (h, left, bottom, top) = (340.0 + extra, 64.0, 44.0, 30.0 + extra);
     let (lo, hi) = efficiency_range(f);
     let yt = range_ticks(lo, hi, 5);
     let xt = nice_ticks(1.0, 5);
@@ -127,7 +130,8 @@ pub fn FrontierChart(p: &FrontierChartProps) -> Html {
             }) }
             { labelled_points(&points, plot, None) }
             <text class="axis-label" x={((left + w) / 2.0).to_string()} y={(h - 8.0).to_string()} text-anchor="middle">
-                { "eps: how far each guarantee is relaxed (0 exact, 1 none)" }
+                // Short enough for a phone's chart; the glossary and the tour define eps.
+                { "eps: relaxation (0 exact, 1 none)" }
             </text>
             <text class="axis-label" transform={format!("translate(14, {}) rotate(-90)", (h - bottom + top) / 2.0)} text-anchor="middle">
                 { "efficiency" }

@@ -142,14 +142,15 @@ pub fn Gantt(p: &GanttProps) -> Html {
     fairground_core::order::sort_stably_by(&mut rows, |a, b| a.cmp(b));
     rows.dedup();
     let models = models(&p.jobs);
-    let legend = legend_layout(&models, 8.0, 712.0, 7.0);
+    let w = super::chart_width();
+    let legend = legend_layout(&models, 8.0, w - 8.0, 7.0);
     let legend_h = 16.0 * (legend.last().map_or(0, |e| e.1) + 1) as f64 + 6.0;
     let entries: Vec<(&str, &str, &str)> = models
         .iter()
         .enumerate()
         .map(|(k, m)| (*m, type_colour(k), ""))
         .collect();
-    let (w, left, row_h, top) = (720.0, 120.0, 16.0, legend_h + 4.0);
+    let (left, row_h, top) = (120.0, 16.0, legend_h + 4.0);
     let h = top + rows.len() as f64 * row_h + 40.0;
     let end_h = p.bars.iter().map(|b| b.t1).fold(0.0, f64::max) / 3600.0;
     let ticks = nice_ticks(end_h, 6);

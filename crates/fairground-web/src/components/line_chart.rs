@@ -22,5 +22,6 @@ pub fn LineChart(p: &LineChartProps) -> Html {
         .iter()
         .map(|(label, points)| Series::new(label.clone(), points.clone()))
         .collect();
-    line_chart(&series, &p.x_label, &p.y_label, &p.testid).to_html()
+    let w = super::chart_width();
+    line_chart(&series, &p.x_label, &p.y_label, &p.testid, w).to_html()
 }

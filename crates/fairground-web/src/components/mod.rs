@@ -34,6 +34,24 @@ pub use simulate_tab::SimulateTab;
 pub use trades::TradesPanel;
 pub use utility_chart::{utility_table, UtilityChart};
 
+/// What the page's margins take from the window's width around a full-width chart (measured:
+/// a 390-px phone leaves its charts 348 px).
+const PAGE_MARGINS: f64 = 42.0;
+
+/// The width to draw full-width charts at: [`crate::scale::chart_width`] of the window's width
+/// less the page's margins, so on a phone charts are drawn for the phone rather than shrunk from
+/// a desktop's 720 units. A window under 200 px is one not laid out yet (a frame its page has
+/// not sized, or hides): the full width then. Read when a chart renders (each result redraws
+/// it): a resize listener cost about 1 KB of the first chart's download, which has no room for
+/// it, so a phone turned sideways keeps its charts' layout until the next result.
+pub fn chart_width() -> f64 {
+    let window = gloo::utils::window().inner_width().ok();
+    match window.and_then(|v| v.as_f64()) {
+        Some(px) if px >= 200.0 => crate::scale::chart_width(px - PAGE_MARGINS),
+        _ => crate::scale::WIDE,
+    }
+}
+
 /// Keeps long user-given names from overrunning a chart; the full name stays in the tooltip.
 pub fn shorten(name: &str, max_chars: usize) -> String {
     if name.chars().count() <= max_chars {

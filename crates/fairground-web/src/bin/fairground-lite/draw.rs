@@ -66,7 +66,13 @@ fn draw(
     types: &[String],
     gpus: &[Vec<f64>],
 ) -> Result<(), JsError> {
-    let svg = allocation_svg(tenants, types, gpus);
+    // Drawn for the element's width, as the playground draws for its column (a hidden element
+    // has none: the full width then).
+    let w = match element.client_width() {
+        0 => fairground_web::scale::WIDE,
+        px => fairground_web::scale::chart_width(px as f64),
+    };
+    let svg = allocation_svg(tenants, types, gpus, w);
     let document = element
         .owner_document()
         .ok_or_else(|| throw("the element is not in a document"))?;
