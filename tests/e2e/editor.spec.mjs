@@ -117,3 +117,38 @@ test('the work and entity columns appear with the policies that read them', asyn
   await expect(page.getByLabel('entity of A3C', { exact: true })).toBeVisible();
   await expect(page.getByLabel('work left of A3C', { exact: true })).toHaveCount(0);
 });
+
+// Every control of the editor not cut by the page at 1440 px (issue 64: the row buttons and new
+// columns were past the panel's right edge): each lies within its panel, or within the grid that
+// scrolls inside itself, and scrolled to, it is whole on screen.
+test('nothing in the editor is cut off at 1440 px; what the grid hides it scrolls to', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByTestId('add-type').click();
+  await page.getByTestId('policy-select').selectOption('gandiva-fair');
+  await settled(page);
+  const cut = await page.locator('.editor').evaluate((editor) => {
+    const panel = editor.getBoundingClientRect();
+    const found = [];
+    for (const el of editor.querySelectorAll('button, input, select')) {
+      if (!el.checkVisibility()) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1) continue; // visually hidden (a file input behind its button)
+      const scroller = el.closest('.grid-scroll');
+      const box = scroller ? scroller.getBoundingClientRect() : panel;
+      const name = el.getAttribute('aria-label') ?? el.dataset.testid ?? el.textContent.trim();
+      if (r.left < panel.left - 1 || r.right > innerWidth + 1) {
+        if (!scroller || scroller.scrollWidth <= scroller.clientWidth) found.push(`outside the page: ${name}`);
+        continue;
+      }
+      if (!scroller && r.right > box.right + 1) found.push(`past its panel: ${name}`);
+    }
+    return found;
+  });
+  expect(cut).toEqual([]);
+  // The last column's control, scrolled to inside the grid, is whole on screen.
+  const last = page.getByLabel('remove gpu1', { exact: true });
+  await last.scrollIntoViewIfNeeded();
+  const r = await last.boundingBox();
+  expect(r.x).toBeGreaterThanOrEqual(0);
+  expect(r.x + r.width).toBeLessThanOrEqual(1440);
+});
