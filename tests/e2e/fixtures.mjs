@@ -52,3 +52,28 @@ export const choosePolicy = async (page, name, on = true) => {
   if (!(await family.evaluate((d) => d.open))) await family.locator('summary').click();
   await (on ? box.check() : box.uncheck());
 };
+
+// Every chart text in the page's visible SVGs (`inView`: only charts on screen now) as rendered:
+// its size (its font size times its SVG's scale), its chart and words, and whether it sticks out
+// of its chart sideways or at the top or bottom.
+export const chartTexts = (page, inView = false) => page.evaluate((inView) => {
+  const found = [];
+  for (const svg of document.querySelectorAll('main svg[viewBox]')) {
+    const box = svg.getBoundingClientRect();
+    if (!svg.checkVisibility() || box.width === 0 || box.height === 0) continue;
+    if (inView && (box.bottom <= 0 || box.top >= innerHeight)) continue;
+    const [, , width, height] = svg.getAttribute('viewBox').split(/[\s,]+/).map(Number);
+    const scale = Math.min(box.width / width, box.height / height);
+    for (const text of svg.querySelectorAll('text')) {
+      const r = text.getBoundingClientRect();
+      if (r.width === 0) continue;
+      found.push({
+        size: parseFloat(getComputedStyle(text).fontSize) * scale,
+        name: `${svg.dataset.testid}: "${text.textContent.trim().slice(0, 30)}"`,
+        cutSideways: r.left < box.left - 1 || r.right > box.right + 1,
+        cutAcross: r.top < box.top - 1 || r.bottom > box.bottom + 1,
+      });
+    }
+  }
+  return found;
+}, inView);

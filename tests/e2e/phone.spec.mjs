@@ -1,6 +1,6 @@
 // A layout that fits a phone (issue 47): at 390 x 844 no view scrolls the page sideways; wide
 // parts (the grid, tables) scroll inside themselves, and the results come before the editor.
-import { test, expect, settled, openFresh } from './fixtures.mjs';
+import { test, expect, settled, openFresh, chartTexts } from './fixtures.mjs';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -49,24 +49,10 @@ test('the grid scrolls inside itself, its name column staying in view', async ({
 // Each chart text on screen whose size as rendered (its font size times its SVG's scale) is
 // under `least` px, or that sticks out of its chart (issue 64: a 720-unit chart shrunk to a
 // phone drew its text at 5.8 px).
-const smallChartText = (page, least) => page.evaluate((least) => {
-  const found = [];
-  for (const svg of document.querySelectorAll('main svg[viewBox]')) {
-    const box = svg.getBoundingClientRect();
-    if (!svg.checkVisibility() || box.width === 0) continue;
-    const [, , width, height] = svg.getAttribute('viewBox').split(/[\s,]+/).map(Number);
-    const scale = Math.min(box.width / width, box.height / height);
-    for (const text of svg.querySelectorAll('text')) {
-      const r = text.getBoundingClientRect();
-      if (r.width === 0) continue;
-      const size = parseFloat(getComputedStyle(text).fontSize) * scale;
-      const name = `${svg.dataset.testid}: "${text.textContent.trim().slice(0, 30)}"`;
-      if (size < least) found.push(`${size.toFixed(1)} px in ${name}`);
-      if (r.left < box.left - 1 || r.right > box.right + 1) found.push(`cut at the edge: ${name}`);
-    }
-  }
-  return found;
-}, least);
+const smallChartText = async (page, least) => (await chartTexts(page)).flatMap((t) => [
+  ...(t.size < least ? [`${t.size.toFixed(1)} px in ${t.name}`] : []),
+  ...(t.cutSideways ? [`cut at the edge: ${t.name}`] : []),
+]);
 
 test('chart text is at least 11 px as rendered on a 390-px phone, in every view', async ({ page }) => {
   await openFresh(page);

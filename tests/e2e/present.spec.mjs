@@ -1,6 +1,6 @@
 // Presenter mode and the colour scheme (issue 46): P enters and leaves, 1-9 switch policy, and
 // the keys are not taken from the editor's fields.
-import { test, expect, settled, openFresh } from './fixtures.mjs';
+import { test, expect, settled, openFresh, chartTexts } from './fixtures.mjs';
 
 test.beforeEach(async ({ page }) => {
   await openFresh(page);
@@ -63,42 +63,34 @@ test('a dark system gets dark colours, and the switch can make them light', asyn
 // What a projector shows of the page in presenter mode: every text's size as rendered (an SVG's
 // text at its font size times the SVG's scale), any text cut at its chart's edge, and where the
 // first figure and the badges are.
-const firstScreen = (page) => page.evaluate(() => {
-  const small = [];
-  const cut = [];
-  const onScreen = (el) => {
-    const r = el.getBoundingClientRect();
-    return el.checkVisibility() && r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight;
-  };
-  for (const el of document.querySelectorAll('main *:not(svg, svg *)')) {
-    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
-    const size = parseFloat(getComputedStyle(el).fontSize);
-    if (ownText && onScreen(el) && size < 20) small.push(`${size}px: "${el.textContent.trim().slice(0, 40)}"`);
-  }
-  for (const svg of document.querySelectorAll('main svg[viewBox]')) {
-    if (!onScreen(svg)) continue;
-    const box = svg.getBoundingClientRect();
-    const [, , width, height] = svg.getAttribute('viewBox').split(/[\s,]+/).map(Number);
-    const scale = Math.min(box.width / width, box.height / height);
-    for (const text of svg.querySelectorAll('text')) {
-      const r = text.getBoundingClientRect();
-      if (r.width === 0) continue;
-      const size = parseFloat(getComputedStyle(text).fontSize) * scale;
-      if (size < 20) small.push(`${size.toFixed(1)}px in ${svg.dataset.testid}: "${text.textContent.trim().slice(0, 30)}"`);
-      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) {
-        cut.push(`${svg.dataset.testid}: "${text.textContent.trim().slice(0, 30)}"`);
-      }
+const firstScreen = async (page) => {
+  const html = await page.evaluate(() => {
+    const small = [];
+    const onScreen = (el) => {
+      const r = el.getBoundingClientRect();
+      return el.checkVisibility() && r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight;
+    };
+    for (const el of document.querySelectorAll('main *:not(svg, svg *)')) {
+      const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      if (ownText && onScreen(el) && size < 20) small.push(`${size}px: "${el.textContent.trim().slice(0, 40)}"`);
     }
-  }
-  const figure = document.querySelector('main figure.chart');
-  const bottom = (el) => el && Math.round(el.getBoundingClientRect().bottom);
+    const figure = document.querySelector('main figure.chart');
+    const bottom = (el) => el && Math.round(el.getBoundingClientRect().bottom);
+    return {
+      small,
+      figureTop: Math.round(figure.getBoundingClientRect().top),
+      chartBottom: bottom(figure.querySelector('svg')),
+      badgesBottom: bottom(document.querySelector('[data-testid="badges"]')),
+    };
+  });
+  const texts = await chartTexts(page, true);
   return {
-    small, cut,
-    figureTop: Math.round(figure.getBoundingClientRect().top),
-    chartBottom: bottom(figure.querySelector('svg')),
-    badgesBottom: bottom(document.querySelector('[data-testid="badges"]')),
+    ...html,
+    small: [...html.small, ...texts.filter((t) => t.size < 20).map((t) => `${t.size.toFixed(1)}px in ${t.name}`)],
+    cut: texts.filter((t) => t.cutSideways || t.cutAcross).map((t) => t.name),
   };
-});
+};
 
 test('presenter mode fits a 1080p projector at 150% (1280 x 720 CSS px)', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
