@@ -1,7 +1,8 @@
 import { test, expect, choosePolicy } from './fixtures.mjs';
 import { fileURLToPath } from 'node:url';
 
-// ../shared beside the clone (as the Rust tests read it), or $FAIRGROUND_SHARED.
+// The data directory (docs/development.md, "Test data"): `cargo xtask test` finds or fetches it
+// and exports it as $FAIRGROUND_SHARED; run alone, ../shared beside the clone.
 const SHARED = process.env.FAIRGROUND_SHARED ?? fileURLToPath(new URL('../../../shared', import.meta.url));
 
 test.beforeEach(async ({ page }) => {

@@ -45,6 +45,23 @@ pub fn check(root: &Path) -> Result<(), String> {
             }
         }
     }
+    for file in markdown_files(root)? {
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if name == HISTORY {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let shown = file
+            .strip_prefix(root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        // CHANGELOG.md is dated history too: its entries may say what a release weighed.
+        for (line, why) in stray_statements(&text, name == FIGURES || name == CHANGELOG) {
+            problems.push(format!("{shown}:{line}: {why}"));
+        }
+    }
     let picture = root.join(SCREENSHOT);
     match std::fs::metadata(&picture) {
         Ok(m) if m.len() > SCREENSHOT_MAX_BYTES => problems.push(format!(
@@ -64,11 +81,80 @@ pub fn check(root: &Path) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{} broken link(s) in the documentation:\n  {}",
+            "{} problem(s) in the documentation (broken links, stray figures):\n  {}",
             problems.len(),
             problems.join("\n  ")
         ))
     }
+}
+
+/// The page that holds today's figures, and the one that keeps their history.
+const FIGURES: &str = "BENCHMARKS.md";
+const HISTORY: &str = "benchmarks-history.md";
+const CHANGELOG: &str = "CHANGELOG.md";
+
+/// Whether `line` states a number followed by one of `units` (`1,864 s`, `232 KB`).
+fn states_figure(line: &str, units: &[&str]) -> bool {
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || "()[],;:*`".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(2).any(|pair| {
+        pair[0].chars().all(|c| c.is_ascii_digit() || c == '.')
+            && pair[0].starts_with(|c: char| c.is_ascii_digit())
+            && units.contains(&pair[1].trim_end_matches('.'))
+    })
+}
+
+/// What a page outside the history must not say, by line: a work session ("session 28": a
+/// reader cannot follow it), and, unless it is a `figures_page` (BENCHMARKS.md, or the dated
+/// CHANGELOG.md), a fresh-clone test time or a download size, which BENCHMARKS.md alone states
+/// (other pages link to it).
+pub fn stray_statements(text: &str, figures_page: bool) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut fenced = false;
+    for (k, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let lower = line.to_lowercase();
+        let words: Vec<&str> = lower
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .collect();
+        if words
+            .windows(2)
+            .any(|p| p[0] == "session" && p[1].starts_with(|c: char| c.is_ascii_digit()))
+        {
+            found.push((
+                k + 1,
+                "cites a work session (say what and when instead)".into(),
+            ));
+        }
+        if figures_page {
+            continue;
+        }
+        let size = ["gzip", "brotli", "download"]
+            .iter()
+            .any(|w| lower.contains(w))
+            && states_figure(line, &["B", "KB", "kB", "MB"]);
+        let time = ["clone", "xtask test"].iter().any(|w| lower.contains(w))
+            && states_figure(line, &["s", "min", "minutes", "seconds"]);
+        if size || time {
+            found.push((
+                k + 1,
+                format!(
+                    "states a {} (BENCHMARKS.md holds it; link there)",
+                    if size { "download size" } else { "test time" }
+                ),
+            ));
+        }
+    }
+    found
 }
 
 /// A link's target and the line it is on.
@@ -268,6 +354,20 @@ pub fn sentences(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sessions_sizes_and_times_belong_to_the_figures_pages() {
+        let text = "Measured (session 28).\nThe engine is 232 KB gzip.\n\
+                    A fresh clone's test takes about 31 min.\nThe session ends.\n\
+                    ```sh\ngzip 5 KB\n```\nIt sums 5 B of weights.\n";
+        let lines: Vec<usize> = stray_statements(text, false).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [1, 2, 3]);
+        // BENCHMARKS.md states figures, but cites no session either.
+        let lines: Vec<usize> = stray_statements(text, true).iter().map(|f| f.0).collect();
+        assert_eq!(lines, [1]);
+        assert!(states_figure("(1,864 s)", &["s"]));
+        assert!(!states_figure("v100 s0", &["s"]));
+    }
 
     #[test]
     fn slugs_are_githubs() {

@@ -4,6 +4,7 @@
 //! - `cargo xtask serve [--port N]`: build the release site and serve it on 127.0.0.1.
 //! - `cargo xtask test`: formatting, clippy, native tests, browser component tests, end-to-end tests.
 //! - `cargo xtask setup`: only the installs.
+//! - `cargo xtask data [--from DIR]`: the test data (Gavel's files, checked) into the cache.
 //! - `cargo xtask dist`: the release site as an archive for any static host and path.
 //! - `cargo xtask fuzz [--minutes N]`: the engine's extreme-range fuzz suite, for N minutes.
 //! - `cargo xtask reproduce`: regenerate REPRODUCTION.md (the seed systems' claims on our engine).
@@ -16,6 +17,7 @@
 
 mod bench_oef;
 mod cmd;
+mod data;
 mod docs;
 mod glossary;
 mod guide;
@@ -38,6 +40,12 @@ tasks:
                                   --port 0 picks any free port)
   test                            run every check and test, as CI does
   setup                           install the pinned tools only
+  data [--from DIR | --url BASE] [--to DIR]
+                                  fetch the test data (Gavel's measured throughputs and traces,
+                                  with its licence) from its repository at a pinned commit, or
+                                  copy it from DIR (a copy such as ../shared/data); every file's
+                                  SHA-256 is checked; installed into ~/.cache/fairground/shared
+                                  (test and serve run it when no data is beside the clone)
   dist                            build the release site and write it, for any static host and
                                   path, as target/fairground-site-VERSION.tar.gz (docs/hosting.md)
   fuzz [--minutes N]              run the engine's extreme-range fuzz suite for N minutes
@@ -66,6 +74,7 @@ fn main() -> ExitCode {
         Some("serve") => serve_options(&args[1..]).and_then(|(host, port)| serve::run(&host, port)),
         Some("test") if args.len() == 1 => test::run(),
         Some("setup") if args.len() == 1 => setup::all().map(|_| ()),
+        Some("data") => data::run(&args[1..]),
         Some("dist") if args.len() == 1 => dist(),
         Some("fuzz") => fuzz_minutes(&args[1..]).and_then(fuzz),
         Some("reproduce") if args.len() == 1 => reproduce::run(),

@@ -43,6 +43,11 @@ pub fn build_versioned_site(tools: &setup::Tools) -> Result<(PathBuf, String), S
 /// `cargo xtask serve`: build, then serve until interrupted.
 pub fn run(host: &str, port: u16) -> Result<(), String> {
     let server = bind(host, port)?; // before the build: a busy port fails fast
+                                    // The page needs no data file (its presets are built in); a developer serving it usually
+                                    // tests next, so the data is made ready when it can be, and its absence only said.
+    if let Err(why) = crate::data::ensure_and_export(&crate::project_root()) {
+        eprintln!("note: {why}");
+    }
     let tools = setup::for_build()?;
     let dist = build_site(&tools)?;
     let addr = server

@@ -64,10 +64,24 @@ fn check_host_tools() -> Result<(), String> {
             "install Node.js 20 or newer (Debian: apt-get install nodejs npm)",
         ),
         ("npm", "install npm (Debian: apt-get install npm)"),
+        (
+            "curl",
+            "install curl, which fetches the test data (Debian: apt-get install curl)",
+        ),
+        (
+            "python3",
+            "install Python 3 with venv, for the Python package's tests (Debian: apt-get install python3 python3-venv)",
+        ),
     ] {
         if output(tool, &["--version"]).is_none() {
             return Err(format!("`{tool}` is not on PATH: {hint}"));
         }
+    }
+    // The Python stage makes a virtual environment: Debian ships venv apart from python3.
+    if output("python3", &["-c", "import venv, ensurepip"]).is_none() {
+        return Err("Python 3's venv is missing (python3 -m venv needs it): \
+                    install it (Debian: apt-get install python3-venv)"
+            .into());
     }
     Ok(())
 }

@@ -27,6 +27,9 @@ const SUB_PATH: &str = "/docs/fairground/";
 pub fn run() -> Result<(), String> {
     let start = Instant::now();
     let root = project_root();
+    // First: without the data (and no network to fetch it) the run stops here, once.
+    let data = crate::data::ensure_and_export(&root)?;
+    eprintln!("==> test data: {}", data.display());
     let tools = setup::all()?;
     let cargo = |args: &[&str]| {
         let mut c = cmd::cargo();

@@ -61,12 +61,20 @@ enum SweepCommand {
         /// The merged folder.
         #[arg(long)]
         out: PathBuf,
+        /// Exit 0 though some cases are in no shard yet (a shard missing or unfinished); without
+        /// it the partial merge is still written, and the exit status is 1 so a script can tell.
+        #[arg(long)]
+        allow_partial: bool,
     },
 }
 
 pub fn run(a: SweepArgs) -> Result<(), String> {
     match a.command {
-        Some(SweepCommand::Merge { dirs, out }) => merge(&dirs, &out),
+        Some(SweepCommand::Merge {
+            dirs,
+            out,
+            allow_partial,
+        }) => merge(&dirs, &out, allow_partial),
         None => {
             let spec = a
                 .spec
@@ -987,7 +995,7 @@ impl CaseState {
 }
 
 /// Joins shards' folders: one spec (by hash), each (case, policy) once, rows in grid order.
-fn merge(dirs: &[PathBuf], out: &Path) -> Result<(), String> {
+fn merge(dirs: &[PathBuf], out: &Path, allow_partial: bool) -> Result<(), String> {
     let mut spec_body: Option<(String, String)> = None;
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut header_row: Option<Vec<String>> = None;
@@ -1118,5 +1126,13 @@ fn merge(dirs: &[PathBuf], out: &Path) -> Result<(), String> {
         out.join("results.csv").display()
     );
     println!("plots: {} in {}", plots.len(), out.join("plots").display());
+    if missing > 0 && !allow_partial {
+        return Err(format!(
+            "{missing} of {} cases are in no shard (a shard missing or unfinished; the partial \
+             merge is written): run the missing shards (the same command resumes an unfinished \
+             one) and merge again, or pass --allow-partial to accept it",
+            order.len()
+        ));
+    }
     Ok(())
 }

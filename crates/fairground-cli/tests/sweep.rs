@@ -284,6 +284,14 @@ fn two_shards_merged_give_the_rows_of_one_run() {
     ]);
     assert!(said.contains("8 rows (4 of 4 cases)"), "{said}");
     assert_eq!(without_wall(&rows(&merged)), without_wall(&rows(&one)));
+    // One shard of two: merged, but a script is told by the exit status, unless it accepts it.
+    let partial = scratch("partial");
+    let (a_dir, partial_dir) = (a.to_str().unwrap(), partial.to_str().unwrap());
+    let e = refused(&["merge", a_dir, "--out", partial_dir]);
+    assert!(e.contains("2 of 4 cases are in no shard"), "{e}");
+    assert_eq!(rows(&partial).len(), 1 + 4, "the partial merge is written");
+    let said = sweep(&["merge", a_dir, "--out", partial_dir, "--allow-partial"]);
+    assert!(said.contains("(2 of 4 cases; 2 not run yet)"), "{said}");
     for file in [
         "jct_quantiles.csv",
         "plots/avg_jct.svg",

@@ -31,9 +31,26 @@ pub use policies::{Policy, PolicyError, Solution};
 pub use properties::{PropertyReport, SpProbe, SpProbeConfig};
 pub use scenario::{GpuType, Instance, Normalization, Problem, Scenario, Tenant};
 
-/// Where tests and benchmarks find the project's shared data (`../shared` beside the repository,
-/// or `$FAIRGROUND_SHARED`): Gavel's measured throughputs and traces, never copied into the repo.
+/// Where tests and benchmarks find their data directory, which holds `data/gavel/` (Gavel's
+/// measured throughputs and traces, never copied into the repo): `$FAIRGROUND_SHARED`, else
+/// `../shared` beside the repository when it holds the data, else the cache `cargo xtask data`
+/// installs into (`$XDG_CACHE_HOME/fairground/shared` or `~/.cache/fairground/shared`; the same
+/// rule as `xtask/src/data.rs`, which `cargo xtask test` applies and exports for the tests).
 pub fn shared_data_dir() -> String {
-    std::env::var("FAIRGROUND_SHARED")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared").into())
+    if let Ok(dir) = std::env::var("FAIRGROUND_SHARED") {
+        return dir;
+    }
+    let beside = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared");
+    if std::path::Path::new(beside)
+        .join("data/gavel/simulation_throughputs.json")
+        .exists()
+    {
+        return beside.into();
+    }
+    let cache = std::env::var("XDG_CACHE_HOME")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.cache")))
+        .unwrap_or_else(|| std::env::temp_dir().display().to_string());
+    format!("{cache}/fairground/shared")
 }

@@ -347,7 +347,7 @@ mod tests {
         assert_eq!(inst.count, vec![4.0, 4.0, 4.0]);
     }
 
-    /// The cited figures match Gavel's file (read from ../shared, never copied into the repo).
+    /// The cited figures match Gavel's file (from the data directory, never copied into the repo).
     #[test]
     fn gavel_figures_match_the_measurement_file() {
         let path = format!(
@@ -356,8 +356,8 @@ mod tests {
         );
         let Ok(text) = std::fs::read_to_string(&path) else {
             panic!(
-                "Gavel's throughputs are expected at {path} (the shared/ folder beside the repo, \
-                 or $FAIRGROUND_SHARED)"
+                "Gavel's throughputs are expected at {path}: run `cargo xtask data` \
+                 (docs/development.md)"
             );
         };
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();

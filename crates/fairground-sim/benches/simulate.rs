@@ -19,7 +19,7 @@ fn thousand_jobs(c: &mut Criterion) {
         "{}/data/gavel/simulation_throughputs.json",
         shared()
     ))
-    .expect("Gavel's throughputs in ../shared");
+    .expect("Gavel's throughputs: run `cargo xtask data` (docs/development.md)");
     let table = ThroughputTable::from_gavel_json(&text).unwrap();
     let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
     let config = SimConfig::default();
@@ -56,7 +56,7 @@ fn hadar_thousand_jobs(c: &mut Criterion) {
         "{}/data/gavel/simulation_throughputs.json",
         shared()
     ))
-    .expect("Gavel's throughputs in ../shared");
+    .expect("Gavel's throughputs: run `cargo xtask data` (docs/development.md)");
     let table = ThroughputTable::from_gavel_json(&text).unwrap();
     let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
     let config = SimConfig::default();

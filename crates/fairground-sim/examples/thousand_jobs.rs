@@ -15,7 +15,7 @@ fn main() {
         "{}/data/gavel/simulation_throughputs.json",
         shared_data_dir()
     ))
-    .expect("Gavel's throughputs in ../shared");
+    .expect("Gavel's throughputs: run `cargo xtask data` (docs/development.md)");
     let table = ThroughputTable::from_gavel_json(&text).unwrap();
     let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();
     let cfg = SyntheticConfig {

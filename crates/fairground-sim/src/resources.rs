@@ -361,14 +361,23 @@ mod tests {
         );
     }
 
-    /// The built-in copy holds the shared file's numbers.
+    /// The built-in copy holds Synergy's own figures for res50 (msr-fiddle/synergy at
+    /// 1b013c2, `simulator/models/res50_1.py`: `tput` rows 1-24 CPUs, columns 20.83-250 GB;
+    /// 0.4, 0.74, 1 and 1.15 at 1-4 CPUs with 62.5 GB, 0.1 starved of memory).
     #[test]
-    fn builtin_matches_the_shared_profiles() {
-        let path = format!(
-            "{}/data/synergy/profiles.json",
-            fairground_core::shared_data_dir()
-        );
-        let shared = Profiles::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
-        assert_eq!(shared, Profiles::builtin());
+    fn builtin_holds_synergy_s_res50_figures() {
+        let res50 = Profiles::builtin()
+            .job_resources("res50", 1, &ServerShape::default())
+            .unwrap();
+        for (cpus, speedup) in [
+            (1.0, 0.4),
+            (2.0, 0.74),
+            (3.0, 1.0),
+            (4.0, 1.15),
+            (24.0, 1.15),
+        ] {
+            assert_eq!(res50.speedup(cpus, 62.5), speedup, "{cpus} CPUs");
+        }
+        assert_eq!(res50.speedup(4.0, 20.0), 0.1);
     }
 }

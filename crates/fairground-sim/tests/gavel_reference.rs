@@ -21,7 +21,7 @@ fn gavel_setup() -> (ThroughputTable, Cluster, SimConfig) {
             "{}/data/gavel/simulation_throughputs.json",
             shared()
         ))
-        .expect("Gavel's throughputs in ../shared"),
+        .expect("Gavel's throughputs: run `cargo xtask data` (docs/development.md)"),
     )
     .unwrap();
     let cluster = Cluster::parse("v100=12,p100=12,k80=12").unwrap();

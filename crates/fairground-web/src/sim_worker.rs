@@ -720,7 +720,8 @@ mod tests {
             "{}/data/gavel/simulation_throughputs.json",
             fairground_core::shared_data_dir()
         );
-        let text = std::fs::read_to_string(&path).expect("Gavel's throughputs in ../shared");
+        let text = std::fs::read_to_string(&path)
+            .expect("Gavel's throughputs: run `cargo xtask data` (docs/development.md)");
         let file: serde_json::Value = serde_json::from_str(&text).unwrap();
         let req = SimRequest {
             throughputs: Some(NamedText {

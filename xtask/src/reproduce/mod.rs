@@ -35,6 +35,7 @@ pub struct Section {
 
 pub fn run() -> Result<(), String> {
     let root = project_root();
+    crate::data::ensure_and_export(&root)?;
     cmd::run(
         "build the release CLI",
         cmd::cargo()
@@ -83,9 +84,11 @@ pub fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// A file of Gavel's shared data (`../shared/data/gavel/PATH` beside the clone), never copied in.
+/// A file of Gavel's data (`data/gavel/PATH` in the data directory `run` found or fetched:
+/// `crate::data`), never copied in.
 pub fn gavel_data(path: &str) -> String {
-    format!("{}/../shared/data/gavel/{path}", project_root().display())
+    let dir = std::env::var(crate::data::ENV).unwrap_or_else(|_| "../shared".into());
+    format!("{dir}/data/gavel/{path}")
 }
 
 fn cell(text: &str) -> String {
