@@ -5,8 +5,8 @@
 //!
 //! Where the tests find the data (the rule `fairground_core::shared_data_dir` follows too):
 //! `$FAIRGROUND_SHARED`, else `../shared` beside the clone, else the cache
-//! (`$XDG_CACHE_HOME/fairground/shared`, or `~/.cache/fairground/shared`). Each holds
-//! `data/gavel/...`. Depends on `serve` only in its tests (a local server to fetch from).
+//! `~/.cache/fairground/shared`, beside the tools' and the Python environment's caches. Each
+//! holds `data/gavel/...`. Depends on `serve` only in its tests (a local server to fetch from).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -81,12 +81,8 @@ fn installed(root: &Path, f: &DataFile) -> PathBuf {
 
 /// The cache `cargo xtask data` installs into.
 pub fn cache_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("fairground").join("shared")
+    let home = std::env::var_os("HOME").unwrap_or_else(|| ".".into());
+    PathBuf::from(home).join(".cache/fairground/shared")
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
@@ -156,10 +152,10 @@ fn download(base: &str, f: &DataFile) -> Result<(Vec<u8>, String), String> {
         .output()
         .map_err(|e| format!("could not run curl to fetch {url}: {e} (install curl)"))?;
     if !out.status.success() {
-        return Err(format!(
-            "could not fetch {url}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        // curl says why once per try: the last says it.
+        let said = String::from_utf8_lossy(&out.stderr);
+        let why = said.lines().rfind(|l| !l.trim().is_empty()).unwrap_or("");
+        return Err(format!("could not fetch {url}: {}", why.trim()));
     }
     Ok((out.stdout, url))
 }

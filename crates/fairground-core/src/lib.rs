@@ -34,8 +34,8 @@ pub use scenario::{GpuType, Instance, Normalization, Problem, Scenario, Tenant};
 /// Where tests and benchmarks find their data directory, which holds `data/gavel/` (Gavel's
 /// measured throughputs and traces, never copied into the repo): `$FAIRGROUND_SHARED`, else
 /// `../shared` beside the repository when it holds the data, else the cache `cargo xtask data`
-/// installs into (`$XDG_CACHE_HOME/fairground/shared` or `~/.cache/fairground/shared`; the same
-/// rule as `xtask/src/data.rs`, which `cargo xtask test` applies and exports for the tests).
+/// installs into (`~/.cache/fairground/shared`; the same rule as `xtask/src/data.rs`, which
+/// `cargo xtask test` applies and exports for the tests).
 pub fn shared_data_dir() -> String {
     if let Ok(dir) = std::env::var("FAIRGROUND_SHARED") {
         return dir;
@@ -47,10 +47,6 @@ pub fn shared_data_dir() -> String {
     {
         return beside.into();
     }
-    let cache = std::env::var("XDG_CACHE_HOME")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .or_else(|| std::env::var("HOME").ok().map(|h| format!("{h}/.cache")))
-        .unwrap_or_else(|| std::env::temp_dir().display().to_string());
-    format!("{cache}/fairground/shared")
+    let home = std::env::var("HOME").unwrap_or_else(|_| ".".into());
+    format!("{home}/.cache/fairground/shared")
 }
