@@ -7,7 +7,8 @@
 //! the grid, and the cases are every combination of the axes (keys in name order, the first one
 //! slowest). `policy` (a name or a list) is not an axis: every case runs every policy on the same
 //! workload. Paths (`trace`, `trace-tasks`, `throughputs`, `profiles`) are relative to the spec's
-//! folder.
+//! folder, or start with `$FAIRGROUND_SHARED/`: the test data's directory, wherever this machine
+//! keeps it (`fairground_core::shared_data_dir`), so a spec over Gavel's files runs in any clone.
 //!
 //! The output folder holds `spec.toml` (the spec as run, with the engine's version, the spec's
 //! hash and the shard) and `results.csv`. A case's rows are written together once all its
@@ -116,8 +117,20 @@ fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 
 /// Flags a spec may not set: output options of `simulate` the sweep makes itself.
 const NOT_IN_SPECS: [&str; 4] = ["json", "jobs-csv", "write-trace", "help"];
-/// Keys whose values are paths, read relative to the spec's folder.
+/// Keys whose values are paths, read relative to the spec's folder (see [`spec_path`]).
 const PATH_KEYS: [&str; 4] = ["trace", "trace-tasks", "throughputs", "profiles"];
+
+/// How a spec's path value starts when it lies in the test data's directory.
+const DATA_DIR: &str = "$FAIRGROUND_SHARED/";
+
+/// Where a spec's path `value` points: under the data directory for `$FAIRGROUND_SHARED/...`,
+/// else relative to the spec's folder `dir`.
+fn spec_path(dir: &Path, value: &str) -> PathBuf {
+    match value.strip_prefix(DATA_DIR) {
+        Some(rest) => Path::new(&fairground_core::shared_data_dir()).join(rest),
+        None => dir.join(value),
+    }
+}
 
 /// A parsed spec: the policies, the fixed flags and the axes.
 #[derive(Debug)]
@@ -279,7 +292,7 @@ impl Spec {
             };
             if PATH_KEYS.contains(&key.as_str()) {
                 for v in &values {
-                    let path = dir.join(v);
+                    let path = spec_path(dir, v);
                     if !path.is_file() {
                         return Err(format!("{}: no such file: {}", at(raw_key), path.display()));
                     }
@@ -351,7 +364,7 @@ impl Spec {
         for (key, value) in pairs {
             let value = match &self.dir {
                 Some(dir) if PATH_KEYS.contains(&key.as_str()) => {
-                    dir.join(value).to_string_lossy().into_owned()
+                    spec_path(dir, value).to_string_lossy().into_owned()
                 }
                 _ => value.clone(),
             };
@@ -1135,4 +1148,22 @@ fn merge(dirs: &[PathBuf], out: &Path, allow_partial: bool) -> Result<(), String
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_path_is_the_spec_folder_s_or_the_data_directory_s() {
+        let dir = Path::new("/specs");
+        assert_eq!(
+            spec_path(dir, "traces/a.trace"),
+            Path::new("/specs/traces/a.trace")
+        );
+        assert_eq!(
+            spec_path(dir, "$FAIRGROUND_SHARED/data/gavel/x.json"),
+            Path::new(&fairground_core::shared_data_dir()).join("data/gavel/x.json")
+        );
+    }
 }

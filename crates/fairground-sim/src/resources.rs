@@ -361,8 +361,8 @@ mod tests {
         );
     }
 
-    /// The built-in copy holds Synergy's own figures for res50 (msr-fiddle/synergy at
-    /// 1b013c2, `simulator/models/res50_1.py`: `tput` rows 1-24 CPUs, columns 20.83-250 GB;
+    /// The built-in copy holds Synergy's own figures for res50 (msr-fiddle/synergy,
+    /// `simulator/models/res50_1.py`, read at 1b013c2: `tput` rows 1-24 CPUs, columns 20.83-250 GB;
     /// 0.4, 0.74, 1 and 1.15 at 1-4 CPUs with 62.5 GB, 0.1 starved of memory).
     #[test]
     fn builtin_holds_synergy_s_res50_figures() {

@@ -25,7 +25,7 @@ const RULES: [&str; 2] = ["slowest", "sum"];
 struct Workload {
     label: &'static str,
     cluster: &'static str,
-    /// The workload's flags (a trace under ../shared, or the synthetic generator's).
+    /// The workload's flags (a trace from the test data's directory, or the synthetic generator's).
     flags: Vec<String>,
 }
 
