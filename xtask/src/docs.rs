@@ -44,22 +44,12 @@ pub fn check(root: &Path) -> Result<(), String> {
                 problems.push(format!("{shown}:{}: {}: {why}", link.line, link.target));
             }
         }
-    }
-    for file in markdown_files(root)? {
         let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if name == HISTORY {
-            continue;
-        }
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let shown = file
-            .strip_prefix(root)
-            .unwrap_or(&file)
-            .display()
-            .to_string();
-        // CHANGELOG.md is dated history too: its entries may say what a release weighed.
-        for (line, why) in stray_statements(&text, name == FIGURES || name == CHANGELOG) {
-            problems.push(format!("{shown}:{line}: {why}"));
+        if name != HISTORY {
+            // CHANGELOG.md is dated history too: its entries may say what a release weighed.
+            for (line, why) in stray_statements(&text, name == FIGURES || name == CHANGELOG) {
+                problems.push(format!("{shown}:{line}: {why}"));
+            }
         }
     }
     let picture = root.join(SCREENSHOT);
@@ -106,21 +96,25 @@ fn states_figure(line: &str, units: &[&str]) -> bool {
     })
 }
 
+/// A Markdown text's lines outside code fences, numbered from 1.
+fn prose_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut fenced = false;
+    text.lines().enumerate().filter_map(move |(k, line)| {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return None;
+        }
+        (!fenced).then_some((k + 1, line))
+    })
+}
+
 /// What a page outside the history must not say, by line: a work session ("session 28": a
 /// reader cannot follow it), and, unless it is a `figures_page` (BENCHMARKS.md, or the dated
 /// CHANGELOG.md), a fresh-clone test time or a download size, which BENCHMARKS.md alone states
 /// (other pages link to it).
 pub fn stray_statements(text: &str, figures_page: bool) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    let mut fenced = false;
-    for (k, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for (n, line) in prose_lines(text) {
         let lower = line.to_lowercase();
         let words: Vec<&str> = lower
             .split_whitespace()
@@ -130,10 +124,7 @@ pub fn stray_statements(text: &str, figures_page: bool) -> Vec<(usize, String)> 
             .windows(2)
             .any(|p| p[0] == "session" && p[1].starts_with(|c: char| c.is_ascii_digit()))
         {
-            found.push((
-                k + 1,
-                "cites a work session (say what and when instead)".into(),
-            ));
+            found.push((n, "cites a work session (say what and when instead)".into()));
         }
         if figures_page {
             continue;
@@ -146,7 +137,7 @@ pub fn stray_statements(text: &str, figures_page: bool) -> Vec<(usize, String)> 
             && states_figure(line, &["s", "min", "minutes", "seconds"]);
         if size || time {
             found.push((
-                k + 1,
+                n,
                 format!(
                     "states a {} (BENCHMARKS.md holds it; link there)",
                     if size { "download size" } else { "test time" }
@@ -168,15 +159,7 @@ pub struct Link {
 /// fences and inline code; web addresses and mail links are not checked.
 pub fn links(text: &str) -> Vec<Link> {
     let mut out = Vec::new();
-    let mut fenced = false;
-    for (n, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for (n, line) in prose_lines(text) {
         let mut in_code = false;
         let bytes = line.as_bytes();
         let mut k = 0;
@@ -193,7 +176,7 @@ pub fn links(text: &str) -> Vec<Link> {
                             && !target.starts_with("mailto:")
                         {
                             out.push(Link {
-                                line: n + 1,
+                                line: n,
                                 target: target.to_string(),
                             });
                         }
