@@ -181,6 +181,18 @@ def test_a_python_fifo_reproduces_the_engines_fifo_exactly():
     assert strip(rows(engine["jobs"])) == strip(rows(python["jobs"]))
 
 
+def test_the_round_cost_script_times_the_same_run_both_ways(capsys):
+    import round_cost
+
+    round_cost.main(["round_cost.py", "python", "40", "0.3"])
+    round_cost.main(["round_cost.py", "engine", "40", "0.3"])
+    python, engine = capsys.readouterr().out.splitlines()
+    assert python.startswith("fifo-python: ") and engine.startswith("fifo: ")
+    assert python.split(": ", 1)[1] == engine.split(": ", 1)[1]
+    with pytest.raises(SystemExit, match="usage"):
+        round_cost.main(["round_cost.py", "rust", "40", "0.3"])
+
+
 class Greedy:
     """Asks for more GPUs than a type has free: the engine refuses, naming the placement."""
 

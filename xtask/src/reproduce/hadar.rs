@@ -96,8 +96,7 @@ fn args_with(flags: &[String], cluster: &str, rule: &str) -> Vec<String> {
 }
 
 fn shown(w: &Workload, rule: &str) -> String {
-    let root = crate::project_root().display().to_string();
-    format!("fairground {}", args(w, rule).join(" ")).replace(&format!("{root}/"), "")
+    super::shown(&args(w, rule))
 }
 
 /// One policy's figures on one run.

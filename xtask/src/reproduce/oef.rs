@@ -8,7 +8,7 @@
 //! skewed tenant mixes, 4, 8 and 16 tenants and three seeds, and over a load sweep measured on a
 //! steady-state window.
 
-use super::{gavel_data, Cli, Row, Section};
+use super::{gavel_data, shown as shown_args, Cli, Row, Section};
 use serde_json::Value;
 
 const POLICIES: [&str; 3] = ["oef-coop", "gavel-las", "nash-welfare"];
@@ -65,11 +65,6 @@ fn with_policies(flags: &[String], cluster: &str, policies: &[&str]) -> Vec<Stri
 
 fn shown(w: &Workload) -> String {
     shown_args(&args(w))
-}
-
-fn shown_args(args: &[String]) -> String {
-    let root = crate::project_root().display().to_string();
-    format!("fairground {}", args.join(" ")).replace(&format!("{root}/"), "")
 }
 
 pub fn section(cli: &Cli) -> Result<Section, String> {
