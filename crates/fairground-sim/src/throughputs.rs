@@ -16,21 +16,28 @@ pub const BUILTIN_TABLES: [(&str, &str); 2] = [
     ),
 ];
 
-/// The policies that share a GPU between jobs by measured co-located throughputs.
-pub const SHARING_POLICIES: [&str; 3] = ["gavel-las-packed", "sjf-bsbf", "sjf-ffs"];
+/// The policies that share a GPU between jobs by measured co-located throughputs: the
+/// allocation policies that read co-location, then the simulator's sharing schedulers.
+pub fn sharing_policies() -> Vec<&'static str> {
+    let mut names: Vec<&str> = fairground_core::policies::CATALOGUE
+        .iter()
+        .filter(|p| p.reads.co_location)
+        .map(|p| p.name)
+        .collect();
+    names.extend(crate::schedulers::SHARING_SCHEDULERS);
+    names
+}
 
 /// A located error when a policy that shares GPUs runs on the table of today's GPUs, which
 /// measures no job beside another: its shares would be guesses, not measurements.
 pub fn check_sharing(table: &str, policies: &[String]) -> Result<(), SimError> {
-    match policies
-        .iter()
-        .find(|p| SHARING_POLICIES.contains(&p.as_str()))
-    {
+    let sharing = sharing_policies();
+    match policies.iter().find(|p| sharing.contains(&p.as_str())) {
         Some(p) if table == TODAYS_GPUS => Err(SimError::Input(format!(
             "policy '{p}' shares GPUs by measured throughputs of two jobs on one GPU, and the \
              table '{TODAYS_GPUS}' has none (Lambda measured each model alone): use Gavel's \
              table or a file with co-located pairs for {}",
-            SHARING_POLICIES.join(", ")
+            sharing.join(", ")
         ))),
         _ => Ok(()),
     }

@@ -1,3 +1,4 @@
+use super::declared::{Family, InRounds, Reads, Rounds};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::{Allocation, Instance};
 
@@ -16,6 +17,9 @@ pub const INFO: PolicyInfo = PolicyInfo {
         pe: Promise::No,
         sp: Promise::Always,
     },
+    family: Family::Baseline,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds::CLASSES),
 };
 
 impl Policy for EqualShare {

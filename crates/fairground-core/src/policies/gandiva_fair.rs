@@ -1,3 +1,6 @@
+use super::declared::{
+    Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::TOLERANCE;
 use crate::{Allocation, Instance};
@@ -67,12 +70,28 @@ pub const INFO: PolicyInfo = PolicyInfo {
         "Gandiva_fair: equal shares of every type, then fast GPUs traded for slow ones at the \
               next bidder's speedup",
     guarantees: Guarantees::NONE,
+    family: Family::Market,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::Always(Grouping::Tenants),
+        answer: RoundAnswer::Solve,
+        walk: Walk::Fixed,
+        warm: Warm::Cold,
+    }),
 };
 
 pub const INFO_MIDPOINT: PolicyInfo = PolicyInfo {
     name: "gandiva-fair:midpoint",
     summary: "Gandiva_fair, each trade at the midpoint of the seller's and the buyer's speedups",
     guarantees: Guarantees::NONE,
+    family: Family::Market,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::Always(Grouping::Tenants),
+        answer: RoundAnswer::Solve,
+        walk: Walk::Fixed,
+        warm: Warm::Cold,
+    }),
 };
 
 /// One trade: `seller` gave `sold` GPUs of type `fast` to `buyer` for `paid` GPUs of type

@@ -1,3 +1,6 @@
+use super::declared::{
+    Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::order::sort_indices_by;
 use crate::{Allocation, Instance};
@@ -28,6 +31,14 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-fifo",
     summary: "Gavel: first come, first served, each on its fastest type with room",
     guarantees: Guarantees::NONE,
+    family: Family::Gavel,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::Always(Grouping::Queue),
+        answer: RoundAnswer::Solve,
+        walk: Walk::Fixed,
+        warm: Warm::Cold,
+    }),
 };
 
 impl Policy for GavelFifo {

@@ -1,5 +1,8 @@
 use super::base::scale_factor;
 use super::base::AllocationLp;
+use super::declared::{
+    Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::gavel::{isolated_share, job_throughput};
 use super::gavel_las::{max_min_solution, spread_max_min};
 use super::interior::{allocation_of, ConeProgram};
@@ -25,6 +28,14 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-ftf",
     summary: "Gavel: finish-time fairness (first round): max-min of throughput vs isolated share",
     guarantees: Guarantees::NONE,
+    family: Family::Gavel,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::Always(Grouping::Jobs),
+        answer: RoundAnswer::FinishTimeFair,
+        walk: Walk::Fixed,
+        warm: Warm::Cold,
+    }),
 };
 
 impl Policy for GavelFtf {

@@ -1,3 +1,6 @@
+use super::declared::{
+    Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::gavel_water_filling::water_filling;
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::entities::priority_weights;
@@ -24,6 +27,17 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-hierarchical",
     summary: "Gavel: hierarchical max-min fairness over the scenario's entities (fairness or FIFO within each)",
     guarantees: Guarantees::NONE,
+    family: Family::Gavel,
+    reads: Reads {
+        entities: true,
+        ..Reads::BASE
+    },
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::Always(Grouping::TenantsThenJobs),
+        answer: RoundAnswer::Solve,
+        walk: Walk::Fixed,
+        warm: Warm::Cold,
+    }),
 };
 
 impl Policy for GavelHierarchical {

@@ -1,5 +1,8 @@
 use super::base::{scale_factor, AllocationLp};
 use super::canonical::spread_optimum;
+use super::declared::{
+    Family, InRounds, JobGrouping, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::gavel::proportional_throughput;
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::lp::{Lp, LpSolution, Var};
@@ -26,6 +29,14 @@ pub const INFO: PolicyInfo = PolicyInfo {
         pe: Promise::No,
         sp: Promise::No,
     },
+    family: Family::Gavel,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::AsAsked(JobGrouping::Classes),
+        answer: RoundAnswer::Solve,
+        walk: Walk::Fixed,
+        warm: Warm::MaxMinClasses,
+    }),
 };
 
 impl Policy for GavelLas {

@@ -1,3 +1,6 @@
+use super::declared::{
+    Family, InRounds, Interior, JobGrouping, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::gavel_las::{max_min_solution, spread_max_min};
 use super::twins::{self, Twins};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
@@ -24,6 +27,14 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-las-agnostic",
     summary: "Gavel: max-min fairness of GPUs held, ignoring heterogeneity",
     guarantees: Guarantees::NONE,
+    family: Family::Gavel,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::AsAsked(JobGrouping::Jobs),
+        answer: RoundAnswer::GavelInterior(Interior::MaxMinAgnostic),
+        walk: Walk::Shuffled,
+        warm: Warm::Cold,
+    }),
 };
 
 impl Policy for GavelLasAgnostic {

@@ -17,6 +17,7 @@
 //! `sum_{c ∋ i} x_ic <= 1`, and the objective its `T_i(c) s_c x_c / (w_i prop_i)` with T per
 //! job. Without pairs this is [`super::GavelLas`]'s program.
 
+use super::declared::{Family, InRounds, Reads};
 use super::gavel::proportional_throughput;
 use super::interior::significant;
 use super::twins::Twins;
@@ -38,6 +39,12 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-las-packed",
     summary: "Gavel: max-min fairness with space sharing (co-located pairs share GPUs)",
     guarantees: Guarantees::NONE,
+    family: Family::Gavel,
+    reads: Reads {
+        co_location: true,
+        ..Reads::BASE
+    },
+    rounds: InRounds::Packed,
 };
 
 impl Policy for GavelLasPacked {

@@ -1,5 +1,8 @@
 use super::base::AllocationLp;
 use super::canonical::spread_optimum;
+use super::declared::{
+    Family, InRounds, Interior, JobGrouping, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::twins::{self, Twins};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::lp::Lp;
@@ -27,6 +30,14 @@ pub const INFO: PolicyInfo = PolicyInfo {
         pe: Promise::Always,
         sp: Promise::No,
     },
+    family: Family::Gavel,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::AsAsked(JobGrouping::Jobs),
+        answer: RoundAnswer::GavelInterior(Interior::MaxSum),
+        walk: Walk::Fixed,
+        warm: Warm::Cold,
+    }),
 };
 
 impl Policy for GavelMaxSum {

@@ -1,4 +1,7 @@
 use super::canonical::CRUMB;
+use super::declared::{
+    Family, Grouping, InRounds, Interior, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::gavel_las::{max_min_solution, spread_max_min};
 use super::interior::{allocation_of, ConeProgram};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
@@ -25,6 +28,17 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "gavel-min-makespan",
     summary: "Gavel: finish every tenant's work (its `work`) as early as possible",
     guarantees: Guarantees::NONE,
+    family: Family::Gavel,
+    reads: Reads {
+        work: true,
+        ..Reads::BASE
+    },
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::Always(Grouping::Jobs),
+        answer: RoundAnswer::GavelInterior(Interior::MinMakespan),
+        walk: Walk::Fixed,
+        warm: Warm::Cold,
+    }),
 };
 
 /// Which makespan bound the allocation is made for.

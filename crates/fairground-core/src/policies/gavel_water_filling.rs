@@ -1,4 +1,5 @@
 use super::base::AllocationLp;
+use super::declared::{Family, InRounds, Reads, Rounds};
 use super::gavel::proportional_throughput;
 use super::gavel_las::caps_rarely_bind;
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
@@ -21,6 +22,9 @@ pub const INFO: PolicyInfo = PolicyInfo {
         pe: Promise::No,
         sp: Promise::No,
     },
+    family: Family::Gavel,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds::CLASSES),
 };
 
 impl Policy for GavelWaterFilling {

@@ -1,3 +1,6 @@
+use super::declared::{
+    Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::gavel::isolated_share;
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::{Allocation, Instance};
@@ -17,6 +20,14 @@ pub const INFO: PolicyInfo = PolicyInfo {
         pe: Promise::No,
         sp: Promise::Always,
     },
+    family: Family::Baseline,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::Always(Grouping::Jobs),
+        answer: RoundAnswer::Solve,
+        walk: Walk::Shuffled,
+        warm: Warm::Cold,
+    }),
 };
 
 impl Policy for Isolated {

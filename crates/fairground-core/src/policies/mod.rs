@@ -3,6 +3,7 @@
 
 mod base;
 mod canonical;
+mod declared;
 mod equal_share;
 mod gandiva_fair;
 mod gavel;
@@ -27,6 +28,10 @@ mod twins;
 pub use crate::co_location::CoLocation;
 pub use base::scale_factor;
 pub(crate) use base::AllocationLp;
+pub use declared::{
+    Family, Grouping, InRounds, Interior, JobGrouping, PartyRule, Reads, RoundAnswer, Rounds, Walk,
+    Warm,
+};
 pub use equal_share::EqualShare;
 pub use gandiva_fair::{starting_shares, ExchangeRate, GandivaFair, Trade};
 pub use gavel::proportional_throughput;
@@ -264,6 +269,12 @@ pub struct PolicyInfo {
     /// The properties the policy's theory guarantees on every scenario, so a reader can tell a
     /// verdict the policy promises from one that depends on the numbers.
     pub guarantees: Guarantees,
+    /// Its family: its colour on every chart and its group in the Simulation tab.
+    pub family: Family,
+    /// What it reads from a scenario beyond throughputs, weights and caps.
+    pub reads: Reads,
+    /// How the simulator's rounds run it.
+    pub rounds: InRounds,
 }
 
 /// Which properties a policy guarantees by construction (the playground says so beside each
@@ -355,6 +366,28 @@ pub const CATALOGUE: [PolicyInfo; 17] = [
     equal_share::INFO,
     isolated::INFO,
 ];
+
+impl Interior {
+    /// The answer Gavel's simulator takes from this program: an interior point's, crumbs and
+    /// all (for min-makespan, the bound its bisection settles on).
+    pub fn solve(self, inst: &Instance) -> Result<Solution, PolicyError> {
+        let allocation = match self {
+            Interior::MinMakespan => return min_makespan_interior(inst),
+            Interior::MaxSum => interior_max_sum(inst)?,
+            Interior::MaxMinAgnostic => interior_agnostic(inst)?,
+        };
+        Ok(Solution {
+            allocation,
+            objective: f64::NAN,
+            market: None,
+            shared: Vec::new(),
+            trades: Vec::new(),
+        })
+    }
+}
+
+/// The policy the playground, the CLI, Python and the JS module solve when none is named.
+pub const DEFAULT_POLICY: &str = oef_coop::INFO.name;
 
 /// The catalogue entry named `name`.
 pub fn info(name: &str) -> Option<PolicyInfo> {

@@ -1,4 +1,7 @@
 use super::base::AllocationLp;
+use super::declared::{
+    Family, InRounds, JobGrouping, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
+};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::fairness::{
     envy_relative_to_larger, meets_share, must_not_envy, relative_envy, relative_shortfall,
@@ -45,6 +48,14 @@ pub const INFO: PolicyInfo = PolicyInfo {
         pe: Promise::No,
         sp: Promise::No,
     },
+    family: Family::Oef,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds {
+        parties: PartyRule::AsAsked(JobGrouping::Classes),
+        answer: RoundAnswer::Solve,
+        walk: Walk::Fixed,
+        warm: Warm::EnvyRows,
+    }),
 };
 
 impl Policy for OefCoop {

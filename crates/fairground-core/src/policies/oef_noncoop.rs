@@ -1,4 +1,5 @@
 use super::base::AllocationLp;
+use super::declared::{Family, InRounds, Reads, Rounds};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::{si_target, TOLERANCE};
 use crate::lp::Lp;
@@ -23,6 +24,9 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "oef-noncoop",
     summary: "OEF non-cooperative: equal weighted normalised throughput for all, maximised",
     guarantees: Guarantees::NONE,
+    family: Family::Oef,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds::CLASSES),
 };
 
 impl Policy for OefNonCoop {

@@ -23,6 +23,7 @@
 //! tenant start from x* with that tenant's bundle handed to the others, and are polished from
 //! there by Newton's method alone when that answer certifies (the interior point otherwise).
 
+use super::declared::{Family, InRounds, Reads, Rounds};
 use super::nash_welfare::{certify, equilibrium, equilibrium_from, Market};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};
 use crate::fairness::TOLERANCE;
@@ -35,6 +36,9 @@ pub const INFO: PolicyInfo = PolicyInfo {
     name: "partial-allocation",
     summary: "Partial allocation (Cole-Gkatzelis-Goel): a fraction of the Nash-welfare bundle, strategy-proof",
     guarantees: Guarantees::NONE,
+    family: Family::Market,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds::CLASSES),
 };
 
 /// The Nash-welfare allocation without tenant i, guessed from x*: the others' bundles, each type

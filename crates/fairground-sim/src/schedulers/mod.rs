@@ -32,6 +32,7 @@ pub use tiresias::Tiresias;
 use crate::model::{Cluster, Job, SimError};
 use crate::pool::GpuPool;
 pub use crate::pool::Piece;
+use fairground_core::policies::InRounds;
 use serde::{Deserialize, Serialize};
 
 /// Two jobs on the same GPUs (at most two per GPU, within the GPU's memory), each slowed down by
@@ -188,6 +189,9 @@ pub fn greedy_fastest(view: &RoundView, order: impl IntoIterator<Item = usize>) 
     placements
 }
 
+/// The simulator's schedulers that put two jobs on one GPU by co-located throughputs.
+pub const SHARING_SCHEDULERS: [&str; 2] = ["sjf-bsbf", "sjf-ffs"];
+
 /// Policy names `simulate` accepts: the ordering schedulers, the sharing ones, Hadar and HadarE, Synergy's mechanisms (each
 /// also as `synergy-MECHANISM:ORDER`, see [`synergy`]) and every allocation policy of the engine
 /// driving Gavel's round mechanism.
@@ -202,7 +206,6 @@ pub fn names() -> Vec<String> {
         "sjf-ffs",
         "hadar",
         "hadare",
-        "gavel-las-packed",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -246,21 +249,24 @@ fn scheduler_named(
         "tiresias-2q" => Box::new(Tiresias::two_queue()),
         "sjf-bsbf" => Box::new(SjfShare::new(ShareRule::Bsbf, config.interference.clone())),
         "sjf-ffs" => Box::new(SjfShare::new(ShareRule::Ffs, config.interference.clone())),
-        "gavel-las-packed" => Box::new(GavelPacked::new(
-            config.reallocation_interval_s,
-            config.interference.clone(),
-        )),
         other => match (
             Synergy::parse(other),
             Hadar::parse(other, config.sync_overhead_s),
         ) {
             (Some(synergy), _) => Box::new(synergy?),
             (None, Some(hadar)) => Box::new(hadar),
-            (None, None) => Box::new(
-                GavelRounds::new(other, config.reallocation_interval_s)?
-                    .sharing_among(config.share_among, config.tenant_weights.clone())
-                    .within_tenant(config.within_tenant, config.within_tenant_asked)?,
-            ),
+            (None, None) => match fairground_core::policies::info(other).map(|p| p.rounds) {
+                // Its shares are per pair of jobs on a GPU: a scheduler of its own.
+                Some(InRounds::Packed) => Box::new(GavelPacked::new(
+                    config.reallocation_interval_s,
+                    config.interference.clone(),
+                )),
+                _ => Box::new(
+                    GavelRounds::new(other, config.reallocation_interval_s)?
+                        .sharing_among(config.share_among, config.tenant_weights.clone())
+                        .within_tenant(config.within_tenant, config.within_tenant_asked)?,
+                ),
+            },
         },
     })
 }

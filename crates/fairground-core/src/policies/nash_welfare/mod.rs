@@ -31,6 +31,7 @@
 
 mod polish;
 
+use super::declared::{Family, InRounds, Reads, Rounds};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::fairness::TOLERANCE;
 use crate::{Allocation, Instance};
@@ -77,6 +78,9 @@ pub const INFO: PolicyInfo = PolicyInfo {
         pe: Promise::Always,
         sp: Promise::No,
     },
+    family: Family::Market,
+    reads: Reads::BASE,
+    rounds: InRounds::Solved(Rounds::CLASSES),
 };
 
 impl Policy for NashWelfare {

@@ -11,7 +11,9 @@ use crate::model::{Cluster, Job};
 use crate::pool::GpuPool;
 use crate::tenants::{speedups, InnerRule, ShareAmong, TenantFairness, TenantJobs, WithinTenant};
 use fairground_core::order::{sort_indices_by, sort_stably_by};
-use fairground_core::policies::IncrementalLas;
+use fairground_core::policies::{
+    Grouping, InRounds, IncrementalLas, JobGrouping, PartyRule, RoundAnswer, Rounds, Walk,
+};
 use fairground_core::{policies, Entity, GpuType, Normalization, Policy, Scenario, Tenant, Within};
 use std::collections::BTreeMap;
 
@@ -68,6 +70,8 @@ use std::collections::BTreeMap;
 /// where the optimum is not unique they may pick different optimal allocations.
 pub struct GavelRounds {
     policy: &'static dyn Policy,
+    /// What the policy declares about its rounds.
+    rounds: Rounds,
     parties: Parties,
     interval: f64,
     /// The active jobs (in arrival order) the allocation was computed for.
@@ -148,8 +152,8 @@ struct FtfSeen {
 /// the cluster's types in that order (others after them, by name), so on Gavel's cluster the
 /// sequence of walk orders is Gavel's, round for round, as long as both draw in the same rounds
 /// (Gavel draws once per round it schedules; so does this, and not in rounds with no job).
-pub fn agnostic_walk(policy: &str) -> bool {
-    matches!(policy, "gavel-las-agnostic" | "isolated")
+pub fn agnostic_walk(rounds: &Rounds) -> bool {
+    rounds.walk == Walk::Shuffled
 }
 
 /// x_ij rounded to a multiple of 2^-40 (about 1e-12). A job's x comes from its party's GPUs
@@ -354,8 +358,24 @@ impl GavelRounds {
                 super::names().join(", ")
             ))
         })?;
-        let parties = parties_for(policy.name(), ShareAmong::Jobs);
+        GavelRounds::for_policy(policy, reallocation_interval_s)
+    }
+
+    /// Rounds of `policy`, run as its [`PolicyInfo::rounds`](policies::PolicyInfo) declares; an
+    /// error for a policy whose rounds are a scheduler of its own ([`InRounds::Packed`]).
+    pub fn for_policy(
+        policy: &'static dyn Policy,
+        reallocation_interval_s: f64,
+    ) -> Result<GavelRounds, SimError> {
+        let InRounds::Solved(rounds) = policy.info().rounds else {
+            return Err(SimError::Input(format!(
+                "{} is not solved in Gavel's rounds: it runs as a scheduler of its own",
+                policy.name()
+            )));
+        };
+        let parties = parties_for(&rounds, ShareAmong::Jobs);
         Ok(GavelRounds {
+            rounds,
             parties,
             policy,
             interval: reallocation_interval_s,
@@ -369,12 +389,12 @@ impl GavelRounds {
             walks: (0, 0),
             last_arrival: 0.0,
             picked: Vec::new(),
-            ef_rows: (policy.name() == "oef-coop").then(policies::RowMemory::default),
+            ef_rows: (rounds.warm == policies::Warm::EnvyRows).then(policies::RowMemory::default),
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
             ftf: Vec::new(),
-            shuffler: agnostic_walk(policy.name())
+            shuffler: agnostic_walk(&rounds)
                 .then(|| crate::python_random::PythonRandom::new(WALK_SEED)),
             share_among: ShareAmong::Jobs,
             tenant_weights: BTreeMap::new(),
@@ -432,7 +452,7 @@ impl GavelRounds {
                     )))
                 }
                 Parties::TenantClasses => {}
-                _ if parties_for(name, ShareAmong::Tenants) == Parties::Tenants => {
+                _ if parties_for(&self.rounds, ShareAmong::Tenants) == Parties::Tenants => {
                     return Err(refuse(format!(
                         "{name} shares among jobs here (--share-among jobs), so no tenant's GPUs \
                          are shared among its jobs; add --share-among tenants"
@@ -460,7 +480,7 @@ impl GavelRounds {
     pub fn sharing_among(mut self, share: ShareAmong, weights: BTreeMap<String, f64>) -> Self {
         self.share_among = share;
         self.tenant_weights = weights;
-        self.parties = parties_for(self.policy.name(), share);
+        self.parties = parties_for(&self.rounds, share);
         self
     }
 
@@ -477,7 +497,8 @@ impl GavelRounds {
     /// Starts oef-coop's program from the last round's EF rows (`true`, the default) or solves
     /// every round afresh: for comparing the two, as the tests do.
     pub fn with_remembered_rows(mut self, on: bool) -> Self {
-        self.ef_rows = (on && self.policy.name() == "oef-coop").then(policies::RowMemory::default);
+        self.ef_rows =
+            (on && self.rounds.warm == policies::Warm::EnvyRows).then(policies::RowMemory::default);
         self
     }
 
@@ -564,7 +585,8 @@ impl GavelRounds {
     /// Writes the warm LAS answer, when this policy has one and it applies (see the type's
     /// docs); false when it does not.
     fn warm_allocation(&mut self, view: &RoundView) -> bool {
-        if self.parties != Parties::JobClasses || self.policy.name() != "gavel-las" {
+        if self.parties != Parties::JobClasses || self.rounds.warm != policies::Warm::MaxMinClasses
+        {
             return false;
         }
         if matches!(self.warm, Warm::Untried) {
@@ -693,29 +715,19 @@ impl GavelRounds {
             Normalization::Slowest
         };
         let inst = instance_over(cluster, tenants, entities, normalization)?;
-        let solution = if self.policy.name() == "gavel-ftf" {
+        let interior = match self.rounds.answer {
+            RoundAnswer::GavelInterior(program) if !by_tenant => Some(program),
+            _ => None,
+        };
+        let solution = if self.rounds.answer == RoundAnswer::FinishTimeFair {
             self.finish_time_fair(view, &inst, &parties)?
-        } else if self.policy.name() == "gavel-min-makespan" {
-            // As Gavel's simulator runs it: the bound its bisection settles on (by interior
-            // points; `solve` takes the simplex path to the same canonical allocation).
-            policies::min_makespan_interior(&inst)
-                .map_err(|e| SimError::Policy(format!("gavel-min-makespan: {e}")))?
-        } else if !by_tenant && matches!(self.policy.name(), "gavel-max-sum" | "gavel-las-agnostic")
-        {
-            // As Gavel's simulator runs them: an interior point's answer, crumbs and all.
-            let allocation = if self.policy.name() == "gavel-max-sum" {
-                policies::interior_max_sum(&inst)
-            } else {
-                policies::interior_agnostic(&inst)
-            }
-            .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?;
-            policies::Solution {
-                allocation,
-                objective: f64::NAN,
-                market: None,
-                shared: Vec::new(),
-                trades: Vec::new(),
-            }
+        } else if let Some(program) = interior {
+            // As Gavel's simulator runs it: an interior point's answer, crumbs and all (for
+            // min-makespan, the bound its bisection settles on; `solve` takes the simplex path
+            // to the same canonical allocation).
+            program
+                .solve(&inst)
+                .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?
         } else {
             let failed =
                 |e: policies::PolicyError| SimError::Policy(format!("{}: {e}", self.policy.name()));
@@ -1275,17 +1287,15 @@ impl Eq for ListEntry {}
 /// With jobs as parties, policies symmetric in identical jobs solve one party per class (same
 /// optimum, fewer rows); FTF, the isolated share and min-makespan depend on each job's count
 /// and steps, and max-sum and the agnostic max-min take Gavel's interior-point answer per job.
-fn parties_for(policy: &str, share: ShareAmong) -> Parties {
-    match (policy, share) {
-        ("gavel-ftf" | "isolated" | "gavel-min-makespan", _) => Parties::Jobs,
-        ("gavel-fifo", _) => Parties::Queue,
-        ("gavel-hierarchical", _) => Parties::TenantClasses,
+fn parties_for(rounds: &Rounds, share: ShareAmong) -> Parties {
+    match (rounds.parties, share) {
+        (PartyRule::Always(Grouping::Jobs), _) => Parties::Jobs,
+        (PartyRule::Always(Grouping::Queue), _) => Parties::Queue,
+        (PartyRule::Always(Grouping::TenantsThenJobs), _) => Parties::TenantClasses,
         // Gandiva_fair's shares and trades are per tenant (its users), whatever is asked.
-        ("gandiva-fair" | "gandiva-fair:midpoint", _) | (_, ShareAmong::Tenants) => {
-            Parties::Tenants
-        }
-        ("gavel-max-sum" | "gavel-las-agnostic", ShareAmong::Jobs) => Parties::Jobs,
-        (_, ShareAmong::Jobs) => Parties::JobClasses,
+        (PartyRule::Always(Grouping::Tenants), _) | (_, ShareAmong::Tenants) => Parties::Tenants,
+        (PartyRule::AsAsked(JobGrouping::Jobs), ShareAmong::Jobs) => Parties::Jobs,
+        (PartyRule::AsAsked(JobGrouping::Classes), ShareAmong::Jobs) => Parties::JobClasses,
     }
 }
 

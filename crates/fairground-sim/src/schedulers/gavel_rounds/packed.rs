@@ -432,7 +432,7 @@ impl GavelPacked {
 
 impl Scheduler for GavelPacked {
     fn name(&self) -> String {
-        "gavel-las-packed".to_string()
+        fairground_core::Policy::name(&fairground_core::policies::GavelLasPacked).to_string()
     }
 
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
