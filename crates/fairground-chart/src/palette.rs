@@ -17,17 +17,10 @@ pub fn type_colour(index: usize) -> &'static str {
     OKABE_ITO[index % OKABE_ITO.len()]
 }
 
-/// The families a policy belongs to; a policy is drawn in its family's colour on every chart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    Oef,
-    Gavel,
-    Market,
-    Synergy,
-    Hadar,
-    Sharing,
-    Baseline,
-}
+/// The family a policy belongs to: an allocation policy declares it
+/// ([`fairground_core::policies::PolicyInfo::family`]); a policy is drawn in its family's colour
+/// on every chart.
+pub use fairground_core::policies::Family;
 
 /// Each family's name and colour, in legend order. The colours keep a contrast of at least 3:1
 /// (WCAG's for graphics) on the page's light (#ffffff) and dark (#0d1117) backgrounds; Okabe and
@@ -43,16 +36,19 @@ pub const FAMILIES: [(Family, &str, &str); 7] = [
     (Family::Baseline, "baselines", "#6E7681"),
 ];
 
-/// The family of a policy, from its name (a chart's label may add to it: "oef-coop CPU").
+/// The family of a policy: an allocation policy's declared one (a chart's label may add to its
+/// name: "oef-coop CPU"), else the simulator's schedulers' by their names' prefixes.
 pub fn family_of(policy: &str) -> Family {
     let name = policy.trim_start();
+    let first = name.split_whitespace().next().unwrap_or(name);
+    if let Some(info) = fairground_core::policies::info(first) {
+        return info.family;
+    }
     let starts = |prefix: &str| name.starts_with(prefix);
     if starts("oef-") {
         Family::Oef
     } else if starts("gavel-") {
         Family::Gavel
-    } else if starts("nash-welfare") || starts("partial-allocation") || starts("gandiva-fair") {
-        Family::Market
     } else if starts("synergy-") {
         Family::Synergy
     } else if starts("hadar") {

@@ -31,7 +31,7 @@ enum Command {
         /// Scenario JSON file (schema in docs/formats.md); `-` reads standard input.
         scenario: PathBuf,
         /// Policy name (`fairground policies` lists them).
-        #[arg(long, default_value = "oef-coop")]
+        #[arg(long, default_value = fairground_core::policies::DEFAULT_POLICY)]
         policy: String,
         /// Print one JSON object instead of a table.
         #[arg(long)]

@@ -71,7 +71,7 @@ fn find_policy(name: &str) -> PyResult<&'static dyn Policy> {
 /// One policy's allocation and every property checked: `fairground solve --json` (with
 /// `probe=False`, `--no-sp-probe`).
 #[pyfunction]
-#[pyo3(signature = (scenario, policy = "oef-coop", probe = false))]
+#[pyo3(signature = (scenario, policy = fairground_core::policies::DEFAULT_POLICY, probe = false))]
 fn solve<'py>(
     py: Python<'py>,
     scenario: &Bound<'py, PyAny>,

@@ -329,7 +329,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     let texts = crate::explain::explain().await.is_ok();
                     let probe = SolveRequest::new(
                         &fairground_core::presets::textbook_two_by_two().scenario,
-                        vec!["nash-welfare".into()],
+                        // A market mechanism: the conic solver only the full engine carries.
+                        vec![fairground_core::policies::MARKET_MECHANISMS[0].into()],
                         false,
                         None,
                     );

@@ -328,14 +328,14 @@ impl AppState {
     /// Whether the tenant grid shows the work column: the open policy reads it
     /// (gavel-min-makespan), or a tenant has a value there.
     pub fn shows_work(&self) -> bool {
-        self.policy == "gavel-min-makespan"
+        fairground_core::policies::info(&self.policy).is_some_and(|p| p.reads.work)
             || self.draft.tenants.iter().any(|t| !t.work.trim().is_empty())
     }
 
     /// Whether it shows the entity column: the open policy reads it (gavel-hierarchical), or
     /// an entity exists or is named.
     pub fn shows_entity(&self) -> bool {
-        self.policy == "gavel-hierarchical"
+        fairground_core::policies::info(&self.policy).is_some_and(|p| p.reads.entities)
             || !self.draft.entities.is_empty()
             || self
                 .draft
@@ -389,7 +389,7 @@ impl Default for AppState {
     fn default() -> Self {
         AppState::new(
             Draft::from_scenario(&presets::default_scenario()),
-            "oef-coop",
+            fairground_core::policies::DEFAULT_POLICY,
         )
     }
 }

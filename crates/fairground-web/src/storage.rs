@@ -52,7 +52,9 @@ pub fn initial(link: &OpeningLink) -> (Draft, String, Option<String>) {
         .and_then(|text| serde_json::from_str(&text).ok());
     let policy = saved
         .as_ref()
-        .map_or("oef-coop".to_string(), |s| s.policy.clone());
+        .map_or(fairground_core::policies::DEFAULT_POLICY.to_string(), |s| {
+            s.policy.clone()
+        });
     match link {
         Ok(Some(scenario)) => match saved {
             // The same scenario's link (the view it shows may have changed since).

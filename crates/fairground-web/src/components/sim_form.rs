@@ -4,6 +4,7 @@
 //! natively.
 
 use crate::sim_worker::{NamedText, SimRequest, Workload};
+use fairground_core::policies::{Family, CATALOGUE};
 use fairground_sim::sharing::GpuMemory;
 use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig, TenantMix};
 use fairground_sim::{Cluster, ServerShape};
@@ -154,7 +155,13 @@ impl Default for SimForm {
             values: FIELDS.iter().map(|f| f.initial.to_string()).collect(),
             generator: Generator::Gavel,
             multi_gpu: false,
-            chosen: ["fifo", "gavel-las", "oef-coop"].map(String::from).to_vec(),
+            chosen: [
+                "fifo",
+                "gavel-las",
+                fairground_core::policies::DEFAULT_POLICY,
+            ]
+            .map(String::from)
+            .to_vec(),
             trace: None,
             measured: None,
         }
@@ -162,83 +169,97 @@ impl Default for SimForm {
 }
 
 /// A family of the simulator's policies: its name, what its members have in common, its
-/// members (name, and a line saying what it does; empty: the engine's summary of that
-/// allocation policy), and the fields only it uses.
+/// members, and the fields only it uses. Its members are the simulator's own schedulers it
+/// lists, then every allocation policy whose declared family is among `allocation`, in the
+/// catalogue's order: a new policy shows here by declaring its family.
 pub struct PolicyFamily {
     pub name: &'static str,
     pub blurb: &'static str,
-    pub policies: &'static [(&'static str, &'static str)],
+    /// The simulator's own schedulers in it: name, and a line saying what it does.
+    pub schedulers: &'static [(&'static str, &'static str)],
+    /// The declared families of the allocation policies it groups.
+    pub allocation: &'static [Family],
     pub options: &'static [Field],
+}
+
+impl PolicyFamily {
+    /// Its members, each with a line saying what it does (an allocation policy's summary).
+    pub fn policies(&self) -> Vec<(&'static str, &'static str)> {
+        let allocation = CATALOGUE
+            .iter()
+            .filter(|p| self.allocation.contains(&p.family))
+            .map(|p| (p.name, p.summary));
+        self.schedulers.iter().copied().chain(allocation).collect()
+    }
 }
 
 pub const FAMILIES: [PolicyFamily; 7] = [
     PolicyFamily {
         name: "Queues",
         blurb: "one job per GPU set, in an order; blind to GPU types",
-        policies: &[
+        schedulers: &[
             ("fifo", "first come, first served"),
             ("srtf", "shortest remaining time first, preempting"),
             ("las", "least attained service first"),
             ("tiresias", "Tiresias: least attained GPU-service, three queues"),
             ("tiresias-2q", "Tiresias with two queues, as its testbed ran"),
         ],
+        allocation: &[],
         options: &[],
     },
     PolicyFamily {
         name: "Gavel",
         blurb: "an allocation policy solved every round, each job on the types its rates favour (Narayanan et al., OSDI 2020); OEF and the market run in the same rounds, shared among jobs or tenants as chosen here",
-        policies: &[
-            ("gavel-las", ""),
-            ("gavel-max-sum", ""),
-            ("gavel-ftf", ""),
-            ("gavel-fifo", ""),
-            ("gavel-las-agnostic", ""),
-            ("gavel-min-makespan", ""),
-            ("gavel-hierarchical", ""),
-            ("gavel-las-packed", ""),
-        ],
+        schedulers: &[],
+        // Gavel's baselines (the isolated share, the equal split) run in the same rounds.
+        allocation: &[Family::Gavel, Family::Baseline],
         options: &[Field::ShareAmong, Field::WithinTenant],
     },
     PolicyFamily {
         name: "OEF",
         blurb: "the efficiency-optimal fair allocation, in Gavel's rounds (Mo, Xu and Lau, Middleware 2024); share among tenants (above) for its tenant-level guarantees",
-        policies: &[("oef-coop", ""), ("oef-noncoop", "")],
+        schedulers: &[],
+        allocation: &[Family::Oef],
         options: &[],
     },
     PolicyFamily {
         name: "Market",
-        blurb: "trading from equal shares, in Gavel's rounds",
-        policies: &[("gandiva-fair", "")],
+        blurb: "markets from equal incomes, and trading from equal shares, in Gavel's rounds",
+        schedulers: &[],
+        allocation: &[Family::Market],
         options: &[],
     },
     PolicyFamily {
         name: "GPU sharing",
         blurb: "two jobs may share a GPU when their memory fits (Luo et al., IWQoS 2024); measured pair slowdowns come from the CLI, here every pair runs 2x slower (time slicing)",
-        policies: &[
+        schedulers: &[
             ("sjf-bsbf", "SJF-BSBF: shortest job first, sharing with the best partner by batch size"),
             ("sjf-ffs", "SJF with first-fit sharing"),
         ],
+        allocation: &[],
         options: &[],
     },
     PolicyFamily {
         name: "Synergy",
         blurb: "CPU and memory given by each job's sensitivity, over its ten model profiles (Mohan et al., OSDI 2022)",
-        policies: &[
+        schedulers: &[
             ("synergy-proportional", "CPU and memory in proportion to GPUs (the baseline)"),
             ("synergy-greedy", "the most sensitive jobs first, greedily"),
             ("synergy-tune", "Synergy-Tune: each job's best CPU and memory, tuned to fit"),
             ("synergy-opt", "Synergy-OPT: the throughput-optimal program, then packed"),
         ],
+        allocation: &[],
         options: &[Field::Order],
     },
     PolicyFamily {
         name: "Hadar",
         blurb: "jobs placed by price across GPU types, a job on several types at once (Sultana et al., IPDPS 2024)",
-        policies: &[
+        schedulers: &[
             ("hadar", "Hadar: shortest remaining time first, by price, idle GPUs backfilled"),
             ("hadar:strict", "Hadar's template without the backfill"),
             ("hadare", "HadarE: jobs forked into copies on spare servers"),
         ],
+        allocation: &[],
         options: &[Field::MixedRate, Field::SyncOverhead],
     },
 ];
@@ -429,7 +450,7 @@ impl SimForm {
                         .filter(|p| {
                             FAMILIES
                                 .iter()
-                                .any(|f| f.policies.iter().any(|(name, _)| name == p))
+                                .any(|f| f.policies().iter().any(|(name, _)| name == p))
                         })
                         .map(str::to_string)
                         .collect()
@@ -760,9 +781,14 @@ mod tests {
         assert_eq!(options.len(), count);
         let offered: Vec<&str> = FAMILIES
             .iter()
-            .flat_map(|f| f.policies.iter().map(|p| p.0))
+            .flat_map(|f| f.policies().into_iter().map(|p| p.0))
             .collect();
         let names = fairground_sim::schedulers::names();
+        // And the other way: every policy the simulator takes is offered (it once left out
+        // gavel-water-filling, equal-share and isolated, kept by hand).
+        for n in &names {
+            assert!(offered.contains(&n.as_str()), "{n} is in no family");
+        }
         for p in &offered {
             let base = p.split(':').next().unwrap();
             assert!(

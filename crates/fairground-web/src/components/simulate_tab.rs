@@ -424,24 +424,20 @@ pub fn SimulateTab() -> Html {
                     { for FAMILIES.iter().map(|family| {
                         // Collapsed, each family's line names what is chosen in it, so the
                         // form stays short and Run in view (the browser keeps a family open).
-                        let chosen: Vec<&str> = family.policies.iter().map(|p| p.0).filter(|name| f.chosen.iter().any(|c| c == name)).collect();
+                        let members = family.policies();
+                        let chosen: Vec<&str> = members.iter().map(|p| p.0).filter(|name| f.chosen.iter().any(|c| c == name)).collect();
                         let line = if chosen.is_empty() {
-                            format!("{}: none of {} chosen", family.name, family.policies.len())
+                            format!("{}: none of {} chosen", family.name, members.len())
                         } else {
-                            format!("{}: {} of {} chosen ({})", family.name, chosen.len(), family.policies.len(), chosen.join(", "))
+                            format!("{}: {} of {} chosen ({})", family.name, chosen.len(), members.len(), chosen.join(", "))
                         };
                         html! {
                         <div class="sim-family">
                         <details>
                             <summary data-testid="sim-family">{ line }</summary>
                             <p class="hint">{ family.blurb }</p>
-                            { for family.policies.iter().map(|&(name, line)| {
+                            { for members.into_iter().map(|(name, summary)| {
                                 let form = form.dispatcher();
-                                let summary = if line.is_empty() {
-                                    fairground_core::policies::info(name).map_or("", |i| i.summary)
-                                } else {
-                                    line
-                                };
                                 html! {
                                     <label class="sim-policy">
                                         <input type="checkbox" checked={f.chosen.iter().any(|c| c == name)} data-testid={format!("sim-policy-{name}")}

@@ -9,8 +9,9 @@
 //! import init, { solve, compare, simulate, policies, renderChart } from "./fairground.js";
 //! // compare and simulate return promises: they load the full engine the first time.
 //! await init();
-//! const report = solve(scenario, "oef-coop");      // what `fairground solve --json` prints
-//! renderChart(document.getElementById("chart"), scenario, { policy: "oef-coop" });
+//! const policy = policies()[0].name;               // the catalogue's first: oef-coop
+//! const report = solve(scenario, policy);          // what `fairground solve --json` prints
+//! renderChart(document.getElementById("chart"), scenario, { policy });
 //! ```
 //!
 //! Everything runs on the caller's thread, so what a page may ask is bounded as the playground's
@@ -204,7 +205,10 @@ pub(crate) fn probe(opts: &Options, scenario: &Scenario) -> Result<Option<SpProb
 pub(crate) fn solve_report(scenario: &JsValue, opts: &JsValue) -> Result<PolicyReport, JsError> {
     let (scenario, inst) = self::scenario(scenario)?;
     let opts = options(opts)?;
-    let name = opts.policy.clone().unwrap_or_else(|| "oef-coop".into());
+    let name = opts
+        .policy
+        .clone()
+        .unwrap_or_else(|| policies::DEFAULT_POLICY.into());
     let policy = REGISTRY.by_name(&name).ok_or_else(|| {
         if policies::info(&name).is_some() {
             // The light engine's only gap: the market mechanisms need the full one.

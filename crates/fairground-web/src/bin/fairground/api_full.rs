@@ -63,7 +63,7 @@ pub fn compare(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> 
 
 /// `simulate(request, { seconds }?)`: runs the simulator as the playground's Simulation tab does, e.g.
 /// `{ cluster: "v100=4,k80=4", workload: { Synthetic: { jobs: 200, jobs_per_hour: 20, seed: 0,
-/// tenants: 4 } }, policies: ["fifo", "gavel-las"] }` (optional: `round_s` 360, `server_shape`
+/// tenants: 4 } }, policies: ["fifo", "las"] }` (optional: `round_s` 360, `server_shape`
 /// "8,24,500", `measure_ids`, `gpu_memory`, `mixed_rate`, `sync_overhead_s`; a trace is
 /// `{ Trace: { name, text } }`). One result per policy, or `{ policy, error }` in its place, as for
 /// each policy not finished within the time limit.
