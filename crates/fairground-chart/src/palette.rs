@@ -21,27 +21,33 @@ pub fn type_colour(index: usize) -> &'static str {
 /// ([`fairground_core::policies::PolicyInfo::family`]); a policy is drawn in its family's colour
 /// on every chart.
 pub use fairground_core::policies::Family;
+use fairground_core::policies::PolicyInfo;
 
 /// Each family's name and colour, in legend order. The colours keep a contrast of at least 3:1
 /// (WCAG's for graphics) on the page's light (#ffffff) and dark (#0d1117) backgrounds; Okabe and
 /// Ito's blue, vermillion and green lead, and their yellow and sky blue (2.3:1 at most on white)
 /// are left out.
 pub const FAMILIES: [(Family, &str, &str); 7] = [
-    (Family::Oef, "OEF", "#0072B2"),
-    (Family::Gavel, "Gavel", "#D55E00"),
-    (Family::Market, "market", "#009E73"),
-    (Family::Synergy, "Synergy", "#9467BD"),
-    (Family::Hadar, "Hadar", "#A16207"),
-    (Family::Sharing, "GPU sharing", "#0891B2"),
-    (Family::Baseline, "baselines", "#6E7681"),
+    (Family::Oef, Family::Oef.name(), "#0072B2"),
+    (Family::Gavel, Family::Gavel.name(), "#D55E00"),
+    (Family::Market, Family::Market.name(), "#009E73"),
+    (Family::Synergy, Family::Synergy.name(), "#9467BD"),
+    (Family::Hadar, Family::Hadar.name(), "#A16207"),
+    (Family::Sharing, Family::Sharing.name(), "#0891B2"),
+    (Family::Baseline, Family::Baseline.name(), "#6E7681"),
 ];
 
 /// The family of a policy: an allocation policy's declared one (a chart's label may add to its
 /// name: "oef-coop CPU"), else the simulator's schedulers' by their names' prefixes.
 pub fn family_of(policy: &str) -> Family {
+    family_in(fairground_core::policies::CATALOGUE, policy)
+}
+
+/// [`family_of`] among the allocation policies `catalogue` declares.
+pub fn family_in(catalogue: &[PolicyInfo], policy: &str) -> Family {
     let name = policy.trim_start();
     let first = name.split_whitespace().next().unwrap_or(name);
-    if let Some(info) = fairground_core::policies::info(first) {
+    if let Some(info) = catalogue.iter().find(|p| p.name == first) {
         return info.family;
     }
     let starts = |prefix: &str| name.starts_with(prefix);

@@ -83,11 +83,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Policies => {
-            out!("Allocation policies (solve, compare, and simulate):");
-            for p in policies::all() {
-                out!("  {:<22} {}", p.name(), p.summary());
-            }
-            out!("Simulation-only schedulers: fifo (heterogeneity-aware), srtf, las");
+            out!("{}", policies_text(policies::EVERY_POLICY));
             Ok(())
         }
         Command::Simulate(args) => simulate::run(*args),
@@ -179,6 +175,26 @@ fn run(cli: Cli) -> Result<(), String> {
             }
         }
     }
+}
+
+/// What `fairground policies` prints: the registry's allocation policies, each with its family
+/// and summary, then the simulator's own schedulers.
+fn policies_text(registry: policies::Registry) -> String {
+    let mut text = String::from("Allocation policies (solve, compare, and simulate):\n");
+    let catalogue = registry.infos();
+    for p in &catalogue {
+        let family = p.family.name();
+        text.push_str(&format!("  {:<22} [{family}] {}\n", p.name, p.summary));
+    }
+    let schedulers: Vec<String> = fairground_sim::schedulers::names_in(registry)
+        .into_iter()
+        .filter(|n| !catalogue.iter().any(|p| p.name == n))
+        .collect();
+    text.push_str(&format!(
+        "Simulation-only schedulers (simulate): {}",
+        schedulers.join(", ")
+    ));
+    text
 }
 
 fn find_policy(name: &str) -> Result<&'static dyn Policy, String> {

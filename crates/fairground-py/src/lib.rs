@@ -134,12 +134,13 @@ fn frontier<'py>(
     to_python(py, &f)
 }
 
-/// The allocation policies: a list of `{"name", "summary"}`.
+/// The allocation policies: a list of `{"name", "family", "summary"}`, in the catalogue's order.
 #[pyfunction(name = "policies")]
 fn policy_list<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-    let list: Vec<serde_json::Value> = engine::all()
+    let list: Vec<serde_json::Value> = engine::EVERY_POLICY
+        .infos()
         .iter()
-        .map(|p| serde_json::json!({"name": p.name(), "summary": p.summary()}))
+        .map(|p| serde_json::json!({"name": p.name, "family": p.family.name(), "summary": p.summary}))
         .collect();
     to_python(py, &list)
 }

@@ -81,9 +81,10 @@ def test_policies_are_the_engines():
     names = [p["name"] for p in fairground.policies()]
     assert "oef-coop" in names and "gavel-las" in names
     listed = subprocess.run([CLI, "policies"], capture_output=True, text=True, check=True).stdout
-    for name in names:
-        assert f"  {name} " in listed
-    assert all(p["summary"] for p in fairground.policies())
+    for p in fairground.policies():
+        assert p["summary"] and p["family"]
+        assert f"  {p['name']:<22} [{p['family']}] {p['summary']}\n" in listed
+    assert [p["family"] for p in fairground.policies()][:2] == ["OEF", "OEF"]
 
 
 def test_bad_input_raises_a_located_value_error():

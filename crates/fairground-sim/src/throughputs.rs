@@ -16,6 +16,9 @@ pub const BUILTIN_TABLES: [(&str, &str); 2] = [
     ),
 ];
 
+/// The simulator's schedulers that put two jobs on one GPU by co-located throughputs.
+pub const SHARING_SCHEDULERS: [&str; 2] = ["sjf-bsbf", "sjf-ffs"];
+
 /// The policies that share a GPU between jobs by measured co-located throughputs: the
 /// allocation policies that read co-location, then the simulator's sharing schedulers.
 pub fn sharing_policies() -> Vec<&'static str> {
@@ -24,7 +27,7 @@ pub fn sharing_policies() -> Vec<&'static str> {
         .filter(|p| p.reads.co_location)
         .map(|p| p.name)
         .collect();
-    names.extend(crate::schedulers::SHARING_SCHEDULERS);
+    names.extend(SHARING_SCHEDULERS);
     names
 }
 

@@ -1,3 +1,6 @@
+//! The playground's root component: its state set-up, the solve queue and watchdog, the link
+//! writer, and the page's layout. Uses every module of the crate below it.
+
 use crate::components::{
     allocation_table, envy_table, utility_table, AllocationChart, Badges, ChartFrame, CompareTable,
     Editor, EnvyHeatmap, FrontierChart, MarketPanel, Scatter, SharedPanel, SimulateTab,

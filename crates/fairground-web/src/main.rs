@@ -1,3 +1,5 @@
+//! The page's entry point: reads the link or the saved draft, then mounts the app.
+
 use fairground_web::app::{App, AppProps};
 use fairground_web::{codec, storage};
 use std::rc::Rc;

@@ -2,7 +2,7 @@
 //! and solved in full, and the reply carries per-policy reports or a readable failure.
 
 use fairground_core::frontier::{self, Frontier};
-use fairground_core::policies::{self, Policy, RowMemory};
+use fairground_core::policies::{self, RowMemory};
 use fairground_core::report::{self, PolicyReport};
 use fairground_core::{PolicyError, Scenario, SpProbeConfig};
 use serde::{Deserialize, Serialize};
@@ -41,24 +41,11 @@ pub struct SolveResponse {
 /// estimated under [`crate::state::PAGE_PROBE_SECONDS`], runs without a limit.
 pub const WORKER_SECONDS: f64 = 25.0;
 
-/// The policies an engine solves. The workers' engine carries every policy; the light engine
-/// documentation pages start with carries those of [`policies::all_lp`] (no conic solver); the
-/// page's own, which solves the first chart, three ([`crate::page_engine::PAGE_POLICIES`]). A
-/// policy an engine lacks is answered with a message, never a wrong report.
-#[derive(Clone, Copy)]
-pub struct Registry(pub fn() -> Vec<&'static dyn Policy>);
-
-/// Every policy ([`policies::all`]).
-pub const EVERY_POLICY: Registry = Registry(policies::all);
-/// The LP policies alone ([`policies::all_lp`]).
-pub const LP_POLICIES: Registry = Registry(policies::all_lp);
-
-impl Registry {
-    /// The registry's policy of that name.
-    pub fn by_name(self, name: &str) -> Option<&'static dyn Policy> {
-        (self.0)().into_iter().find(|p| p.name() == name)
-    }
-}
+/// The policies an engine solves ([`policies::Registry`]): the workers' engine carries every
+/// policy, the light engine those of [`policies::all_lp`], the page's own, which solves the
+/// first chart, three ([`crate::page_engine::PAGE_POLICIES`]). A policy an engine lacks is
+/// answered with a message, never a wrong report.
+pub use fairground_core::policies::{Registry, EVERY_POLICY, LP_POLICIES};
 
 /// Validates and solves with every policy (pure: the same function runs on the main thread in
 /// tests and for the JavaScript API); a request without the probe under [`WORKER_SECONDS`].

@@ -23,6 +23,21 @@ pub enum Family {
     Baseline,
 }
 
+impl Family {
+    /// Its name in legends, the Simulation tab and `fairground policies`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Family::Oef => "OEF",
+            Family::Gavel => "Gavel",
+            Family::Market => "market",
+            Family::Synergy => "Synergy",
+            Family::Hadar => "Hadar",
+            Family::Sharing => "GPU sharing",
+            Family::Baseline => "baselines",
+        }
+    }
+}
+
 /// What a policy reads from a scenario beyond the throughputs, weights and caps every policy
 /// reads: the playground shows those columns while the policy is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

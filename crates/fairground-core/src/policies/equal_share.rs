@@ -1,3 +1,6 @@
+//! equal-share: each tenant's weighted equal split of every type, the baseline sharing incentive
+//! is measured against. No solver.
+
 use super::declared::{Family, InRounds, Reads, Rounds};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Promise, Solution};
 use crate::{Allocation, Instance};

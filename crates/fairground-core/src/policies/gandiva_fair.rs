@@ -1,3 +1,6 @@
+//! gandiva-fair and gandiva-fair:midpoint: equal shares of every type, then trades of fast GPUs
+//! for slow ones. No solver.
+
 use super::declared::{
     Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
 };

@@ -1,3 +1,6 @@
+//! gavel-fifo: Gavel's FIFO allocation at tenant level, each tenant whole or not at all, in the
+//! scenario's order. No solver.
+
 use super::declared::{
     Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
 };

@@ -1,3 +1,7 @@
+//! gavel-ftf: Gavel's finish-time fairness (Themis-style), and its interior-point form the
+//! simulator's rounds take. Over the base constraints, Gavel's shared notions and the interior
+//! point solver.
+
 use super::base::scale_factor;
 use super::base::AllocationLp;
 use super::declared::{

@@ -1,3 +1,6 @@
+//! gavel-hierarchical: Gavel's hierarchical max-min fairness over the scenario's entities. Over
+//! water filling and the entity tree's priority weights.
+
 use super::declared::{
     Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
 };

@@ -1,3 +1,6 @@
+//! gavel-las: Gavel's heterogeneity-aware max-min fairness (LAS) of normalised throughput. Over
+//! the base constraints and Gavel's shared notions.
+
 use super::base::{scale_factor, AllocationLp};
 use super::canonical::spread_optimum;
 use super::declared::{

@@ -1,3 +1,6 @@
+//! gavel-las-agnostic: Gavel's max-min fairness of GPUs held, blind to heterogeneity, and its
+//! interior-point answer. Over LAS and the twin-job reduction.
+
 use super::declared::{
     Family, InRounds, Interior, JobGrouping, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
 };

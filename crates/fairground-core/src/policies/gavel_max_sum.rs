@@ -1,3 +1,6 @@
+//! gavel-max-sum: Gavel's maximum total raw throughput, and its interior-point answer. Over the
+//! base constraints and the twin-job reduction.
+
 use super::base::AllocationLp;
 use super::canonical::spread_optimum;
 use super::declared::{

@@ -1,3 +1,6 @@
+//! gavel-min-makespan: Gavel's minimum makespan over each tenant's work, by bisection, and the
+//! interior-point bound its simulator settles on. Over LAS and the interior point solver.
+
 use super::canonical::CRUMB;
 use super::declared::{
     Family, Grouping, InRounds, Interior, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,

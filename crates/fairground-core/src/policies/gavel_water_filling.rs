@@ -1,3 +1,6 @@
+//! gavel-water-filling: Gavel's water filling (lexicographic max-min) of normalised throughput,
+//! shared by gavel-hierarchical. Over the base constraints and LAS.
+
 use super::base::AllocationLp;
 use super::declared::{Family, InRounds, Reads, Rounds};
 use super::gavel::proportional_throughput;

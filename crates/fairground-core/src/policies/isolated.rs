@@ -1,3 +1,6 @@
+//! isolated: Gavel's isolated share, an unweighted 1/m of every type capped at the tenant's
+//! scale factor. No solver.
+
 use super::declared::{
     Family, Grouping, InRounds, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,
 };

@@ -346,8 +346,9 @@ impl Guarantees {
     }
 }
 
-/// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal).
-pub const CATALOGUE: [PolicyInfo; 17] = [
+/// Every policy's [`PolicyInfo`], in the order of [`all`] (a test keeps the two equal): what the
+/// page lists without linking the solvers.
+pub const CATALOGUE: &[PolicyInfo] = &[
     oef_coop::INFO,
     oef_noncoop::INFO,
     nash_welfare::INFO,
@@ -394,13 +395,48 @@ pub fn info(name: &str) -> Option<PolicyInfo> {
     CATALOGUE.iter().copied().find(|p| p.name == name)
 }
 
+/// The policies an engine solves, as a value: the simulator, the CLI, the workers and the JS
+/// module take one, so a test can hand them a registry with a policy of its own. A function
+/// rather than a list, so a constant can name it and an engine links only the policies its
+/// registry reaches: the workers' engine carries [`EVERY_POLICY`], the light engine
+/// documentation pages start with [`LP_POLICIES`] (no conic solver), the page's own fewer.
+#[derive(Clone, Copy)]
+pub struct Registry(pub fn() -> Vec<&'static dyn Policy>);
+
+/// Every policy ([`all`]).
+pub const EVERY_POLICY: Registry = Registry(all);
+/// The LP policies alone ([`all_lp`]).
+pub const LP_POLICIES: Registry = Registry(all_lp);
+
+impl Registry {
+    /// Its policies, in the catalogue's order.
+    pub fn policies(self) -> Vec<&'static dyn Policy> {
+        (self.0)()
+    }
+
+    /// The registry's policy of that name.
+    pub fn by_name(self, name: &str) -> Option<&'static dyn Policy> {
+        self.policies().into_iter().find(|p| p.name() == name)
+    }
+
+    /// What each of its policies declares, in its order.
+    pub fn infos(self) -> Vec<PolicyInfo> {
+        self.policies().iter().map(|p| p.info()).collect()
+    }
+
+    /// Its policies' names, in its order.
+    pub fn names(self) -> Vec<&'static str> {
+        self.policies().iter().map(|p| p.name()).collect()
+    }
+}
+
 /// Every policy, in the order the playground and `fairground compare` show them.
 pub fn all() -> Vec<&'static dyn Policy> {
     let mut all = all_lp();
-    // In the catalogue's order: the market mechanisms after OEF's two.
+    // In the catalogue's order: the market mechanisms after the OEF family.
     let at = all
         .iter()
-        .position(|p| p.name() == "oef-noncoop")
+        .rposition(|p| p.info().family == Family::Oef)
         .map_or(0, |k| k + 1);
     all.insert(at, &NashWelfare);
     all.insert(at + 1, &PartialAllocation);
@@ -409,7 +445,7 @@ pub fn all() -> Vec<&'static dyn Policy> {
 
 /// The policies that need clarabel's conic solver (Nash welfare's exponential cones); the rest
 /// are linear programs over microlp or need no solver at all.
-pub const MARKET_MECHANISMS: [&str; 2] = ["nash-welfare", "partial-allocation"];
+pub const MARKET_MECHANISMS: [&str; 2] = [nash_welfare::INFO.name, partial_allocation::INFO.name];
 
 /// Every policy but [`MARKET_MECHANISMS`], in [`all`]'s order. An engine built on this alone
 /// never reaches clarabel, so the browser's page engine, which solves the first chart, leaves
@@ -443,7 +479,7 @@ pub fn all_lp() -> Vec<&'static dyn Policy> {
 
 /// Looks a policy up by its [`Policy::name`].
 pub fn by_name(name: &str) -> Option<&'static dyn Policy> {
-    all().into_iter().find(|p| p.name() == name)
+    EVERY_POLICY.by_name(name)
 }
 
 /// Jobs drawn from a few models, as in Gavel's traces (a model's jobs share its rates and cap):

@@ -1,3 +1,7 @@
+//! oef-coop: OEF's cooperative form, the most efficient allocation with sharing incentive and
+//! envy-freeness, its envy rows added lazily or remembered between solves. Over the base
+//! constraints and the fairness definitions.
+
 use super::base::AllocationLp;
 use super::declared::{
     Family, InRounds, JobGrouping, PartyRule, Reads, RoundAnswer, Rounds, Walk, Warm,

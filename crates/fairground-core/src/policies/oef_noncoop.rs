@@ -1,3 +1,6 @@
+//! oef-noncoop: OEF's non-cooperative form, every tenant the same normalised throughput per unit
+//! of weight, maximised. Over the base constraints and the fairness definitions.
+
 use super::base::AllocationLp;
 use super::declared::{Family, InRounds, Reads, Rounds};
 use super::{Guarantees, Policy, PolicyError, PolicyInfo, Solution};

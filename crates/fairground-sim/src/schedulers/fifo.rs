@@ -1,3 +1,6 @@
+//! First in, first out, on the fastest type with room (Gavel's `fifo_perf`). Depends on the
+//! schedulers' shared greedy placement only.
+
 use super::{greedy_fastest, Placement, RoundView, Scheduler};
 use crate::error::SimError;
 

@@ -1,3 +1,6 @@
+//! Least attained service (Tiresias-style), preemptive at round boundaries. Depends on the
+//! schedulers' shared greedy placement only.
+
 use super::{greedy_fastest, Placement, RoundView, Scheduler};
 use crate::error::SimError;
 use fairground_core::order::sort_indices_by;

@@ -32,7 +32,7 @@ pub use tiresias::Tiresias;
 use crate::model::{Cluster, Job, SimError};
 use crate::pool::GpuPool;
 pub use crate::pool::Piece;
-use fairground_core::policies::InRounds;
+use fairground_core::policies::{InRounds, Registry, EVERY_POLICY};
 use serde::{Deserialize, Serialize};
 
 /// Two jobs on the same GPUs (at most two per GPU, within the GPU's memory), each slowed down by
@@ -189,13 +189,15 @@ pub fn greedy_fastest(view: &RoundView, order: impl IntoIterator<Item = usize>) 
     placements
 }
 
-/// The simulator's schedulers that put two jobs on one GPU by co-located throughputs.
-pub const SHARING_SCHEDULERS: [&str; 2] = ["sjf-bsbf", "sjf-ffs"];
-
 /// Policy names `simulate` accepts: the ordering schedulers, the sharing ones, Hadar and HadarE, Synergy's mechanisms (each
 /// also as `synergy-MECHANISM:ORDER`, see [`synergy`]) and every allocation policy of the engine
 /// driving Gavel's round mechanism.
 pub fn names() -> Vec<String> {
+    names_in(EVERY_POLICY)
+}
+
+/// [`names`] with the allocation policies of `registry`.
+pub fn names_in(registry: Registry) -> Vec<String> {
     let mut names: Vec<String> = [
         "fifo",
         "srtf",
@@ -213,11 +215,7 @@ pub fn names() -> Vec<String> {
     for mech in synergy::MECHANISMS {
         names.push(format!("synergy-{mech}"));
     }
-    names.extend(
-        fairground_core::policies::all()
-            .iter()
-            .map(|p| p.name().to_string()),
-    );
+    names.extend(registry.names().into_iter().map(str::to_string));
     names
 }
 
@@ -226,7 +224,17 @@ pub fn by_name(
     name: &str,
     config: &crate::config::SimConfig,
 ) -> Result<Box<dyn Scheduler + Send>, SimError> {
-    let scheduler = scheduler_named(name, config)?;
+    by_name_in(name, config, EVERY_POLICY)
+}
+
+/// [`by_name`] with the allocation policies of `registry`, each run as it declares
+/// ([`fairground_core::policies::PolicyInfo::rounds`]).
+pub fn by_name_in(
+    name: &str,
+    config: &crate::config::SimConfig,
+    registry: Registry,
+) -> Result<Box<dyn Scheduler + Send>, SimError> {
+    let scheduler = scheduler_named(name, config, registry)?;
     if config.within_tenant_asked && !scheduler.has_tenant_shares() {
         return Err(SimError::Input(format!(
             "--within-tenant {}: {name} orders and places jobs and has no tenant's share to \
@@ -240,6 +248,7 @@ pub fn by_name(
 fn scheduler_named(
     name: &str,
     config: &crate::config::SimConfig,
+    registry: Registry,
 ) -> Result<Box<dyn Scheduler + Send>, SimError> {
     Ok(match name {
         "fifo" => Box::new(Fifo),
@@ -255,17 +264,23 @@ fn scheduler_named(
         ) {
             (Some(synergy), _) => Box::new(synergy?),
             (None, Some(hadar)) => Box::new(hadar),
-            (None, None) => match fairground_core::policies::info(other).map(|p| p.rounds) {
+            (None, None) => match registry.by_name(other) {
                 // Its shares are per pair of jobs on a GPU: a scheduler of its own.
-                Some(InRounds::Packed) => Box::new(GavelPacked::new(
+                Some(p) if p.info().rounds == InRounds::Packed => Box::new(GavelPacked::new(
                     config.reallocation_interval_s,
                     config.interference.clone(),
                 )),
-                _ => Box::new(
-                    GavelRounds::new(other, config.reallocation_interval_s)?
+                Some(policy) => Box::new(
+                    GavelRounds::for_policy(policy, config.reallocation_interval_s)?
                         .sharing_among(config.share_among, config.tenant_weights.clone())
                         .within_tenant(config.within_tenant, config.within_tenant_asked)?,
                 ),
+                None => {
+                    return Err(SimError::Input(format!(
+                        "unknown policy '{other}' (policies: {})",
+                        names_in(registry).join(", ")
+                    )))
+                }
             },
         },
     })

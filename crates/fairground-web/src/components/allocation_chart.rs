@@ -1,3 +1,6 @@
+//! The allocation as per-tenant bars stacked by GPU type. Presentational: data from props,
+//! scale math in plain functions.
+
 use super::shorten;
 use crate::palette::type_colour;
 use crate::scale::{bar_rows, legend_layout, nice_ticks, tick_label, LinearScale};

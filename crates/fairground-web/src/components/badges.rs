@@ -1,3 +1,6 @@
+//! The property badges (SI, EF, PE, SP) beside a policy's result: each verdict, whether the
+//! policy's theory promises it, and its counterexample. Reads the app's state.
+
 use crate::explain::Definition;
 use crate::state::{probe_cost, Action, AppState, PAGE_PROBE_SECONDS};
 use fairground_core::policies::{self, Promise};

@@ -1,3 +1,5 @@
+//! A chart's frame: its title, SVG and PNG export, and its numbers behind a Table disclosure.
+
 use crate::export;
 use fairground_chart::table::DataTable;
 use std::rc::Rc;

@@ -1,3 +1,6 @@
+//! Compare all: every policy's figures as a table and as a scatter of efficiency against
+//! fairness, points labelled in their family's colour. Presentational.
+
 use crate::palette::{family_of, family_style, policy_colour, Family, FAMILIES};
 use crate::scale::{legend_layout, nice_ticks, tick_label, LinearScale};
 use crate::svg::SvgRender;

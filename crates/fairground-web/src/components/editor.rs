@@ -1,3 +1,6 @@
+//! The scenario editor: GPU types, tenants and the throughput grid as text cells, each marked
+//! with the engine's message when invalid. Dispatches to the app's state; reads the draft.
+
 use crate::draft::{neighbour, Cell, Draft};
 use crate::state::{Action, AppState};
 use fairground_core::presets;

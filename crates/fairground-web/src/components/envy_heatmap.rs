@@ -1,3 +1,6 @@
+//! The envy matrix as a heatmap drawn at its cells' size, with its numbers as a table.
+//! Presentational: data from props, scale math in plain functions.
+
 use crate::palette::envy_colour;
 use fairground_chart::table::{grid, DataTable};
 use fairground_core::EnvyMatrix;

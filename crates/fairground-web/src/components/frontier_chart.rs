@@ -1,3 +1,6 @@
+//! The price of fairness: the efficiency frontier under each fairness constraint, with the
+//! policies' points. Presentational: data from props, scale math in plain functions.
+
 use super::compare::{label_area, labelled_points};
 use crate::palette::type_colour;
 use crate::scale::{legend_layout, nice_ticks, range_ticks, LinearScale};

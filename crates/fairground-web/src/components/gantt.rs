@@ -1,3 +1,6 @@
+//! The simulation's schedule as a Gantt chart: a row per GPU, a bar per job's stay. Presentational:
+//! data from props, scale math in plain functions.
+
 use crate::palette::type_colour;
 use crate::scale::legend_layout;
 use crate::scale::{nice_ticks, tick_label, LinearScale};

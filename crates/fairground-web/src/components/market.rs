@@ -1,3 +1,5 @@
+//! nash-welfare's prices and partial-allocation's kept fractions as tables. Presentational.
+
 use fairground_core::policies::Market;
 use yew::prelude::*;
 

@@ -12,7 +12,7 @@ mod gantt;
 pub mod line_chart;
 mod market;
 mod shared_gpus;
-mod sim_form;
+pub mod sim_form;
 mod simulate_tab;
 mod trades;
 mod utility_chart;

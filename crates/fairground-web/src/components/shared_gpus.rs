@@ -1,3 +1,6 @@
+//! The GPUs co-located pairs hold together (gavel-las-packed) as a table. Presentational: data
+//! from props only.
+
 use fairground_core::Instance;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -4,7 +4,7 @@
 //! natively.
 
 use crate::sim_worker::{NamedText, SimRequest, Workload};
-use fairground_core::policies::{Family, CATALOGUE};
+use fairground_core::policies::{Family, PolicyInfo, CATALOGUE};
 use fairground_sim::sharing::GpuMemory;
 use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig, TenantMix};
 use fairground_sim::{Cluster, ServerShape};
@@ -185,7 +185,12 @@ pub struct PolicyFamily {
 impl PolicyFamily {
     /// Its members, each with a line saying what it does (an allocation policy's summary).
     pub fn policies(&self) -> Vec<(&'static str, &'static str)> {
-        let allocation = CATALOGUE
+        self.policies_from(CATALOGUE)
+    }
+
+    /// [`PolicyFamily::policies`] among the allocation policies `catalogue` declares.
+    pub fn policies_from(&self, catalogue: &[PolicyInfo]) -> Vec<(&'static str, &'static str)> {
+        let allocation = catalogue
             .iter()
             .filter(|p| self.allocation.contains(&p.family))
             .map(|p| (p.name, p.summary));

@@ -1,3 +1,6 @@
+//! The Simulation tab: the form (`sim_form`), the run through the simulator's worker, and its
+//! results as charts and tables. Depends on the form, the worker's messages and the charts.
+
 use super::line_chart::Series;
 use super::sim_form::{
     Field, FormAction, FormState, Generator, SimForm, TraceFile, FAMILIES, RECIPES,

@@ -1,3 +1,5 @@
+//! gandiva-fair's trades as a table. Presentational: data from props only.
+
 use fairground_core::policies::Trade;
 use yew::prelude::*;
 

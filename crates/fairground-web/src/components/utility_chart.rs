@@ -1,3 +1,6 @@
+//! Each tenant's utility against its sharing-incentive target as bars. Presentational: data from
+//! props, scale math in plain functions.
+
 use crate::scale::{bar_rows, nice_ticks, tick_label, LinearScale};
 use fairground_chart::table::{grid, DataTable};
 use yew::prelude::*;

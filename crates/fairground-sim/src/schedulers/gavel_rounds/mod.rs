@@ -1,3 +1,8 @@
+//! Gavel's round mechanism over an allocation policy of the engine: who the parties are, when the
+//! allocation is recomputed, and how its shares become each round's placements (priorities,
+//! the types' lists, the walk order), all as the policy's `PolicyInfo::rounds` declares. Depends
+//! on fairground-core's policies and on the simulator's model, tenants and pool.
+
 mod book;
 mod lists;
 mod packed;
@@ -601,10 +606,54 @@ impl GavelRounds {
         }
     }
 
-    /// A fresh solve of the policy over this round's parties.
+    /// A fresh solve of the policy over this round's parties: group the active jobs into
+    /// parties, state them as a scenario's tenants, take the answer the policy declares, and
+    /// write each job's share.
     fn recompute_fresh(&mut self, view: &RoundView) -> Result<(), SimError> {
         let cluster = view.cluster;
-        // Parties: tenants, job classes or single jobs, each with its active jobs.
+        let parties = self.group_parties(view);
+        let by_tenant = self.parties == Parties::Tenants;
+        // With tenants as parties: each tenant's jobs as classes, and each member's class.
+        let tenant_jobs: Vec<(TenantJobs, Vec<usize>)> = if by_tenant {
+            parties
+                .values()
+                .map(|members| tenant_classes(view, members))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let inner = self.inner_rule(cluster);
+        let tenants = self.party_tenants(view, &parties, &tenant_jobs, &inner);
+        let entities = self.tenant_entities(&tenants);
+        // A tenant's vector is already in its jobs' reference-GPU units (see `tenants`).
+        let normalization = if by_tenant {
+            Normalization::Raw
+        } else {
+            Normalization::Slowest
+        };
+        let inst = instance_over(cluster, tenants, entities, normalization)?;
+        let solution = self.declared_answer(view, &inst, &parties, by_tenant)?;
+        if matches!(self.parties, Parties::TenantClasses | Parties::TenantQueue) {
+            self.judge_hierarchical(view, &parties, &solution.allocation)?;
+        }
+        if by_tenant {
+            self.split_among_jobs(
+                view,
+                &parties,
+                &inst,
+                &tenant_jobs,
+                &solution.allocation,
+                &inner,
+            );
+        } else {
+            self.write_party_shares(view, &parties, &solution.allocation);
+        }
+        Ok(())
+    }
+
+    /// This round's parties (tenants, job classes or single jobs, as [`Parties`] says), each
+    /// with its active jobs, keyed so the map keeps the order the policy serves them in.
+    fn group_parties(&self, view: &RoundView) -> BTreeMap<String, Vec<usize>> {
         let mut parties: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (pos, s) in view.active.iter().enumerate() {
             let job = &view.jobs[s.job];
@@ -620,6 +669,21 @@ impl GavelRounds {
             };
             parties.entry(key).or_default().push(s.job);
         }
+        parties
+    }
+
+    /// Each party as a scenario's tenant: a tenant's utility from its jobs' classes, or a class's
+    /// (or a job's) mean per-GPU rates, capped at its jobs' GPUs, weighted by its size when it is
+    /// a class, with its entity (gavel-hierarchical) and a single job's work left.
+    fn party_tenants(
+        &self,
+        view: &RoundView,
+        parties: &BTreeMap<String, Vec<usize>>,
+        tenant_jobs: &[(TenantJobs, Vec<usize>)],
+        inner: &InnerRule,
+    ) -> Vec<Tenant> {
+        let cluster = view.cluster;
+        let types = cluster.types.len();
         let weighted = matches!(self.parties, Parties::JobClasses | Parties::TenantClasses);
         // Inserted, not collected (a collected map compiles a stable sort for its key type).
         let mut left: BTreeMap<usize, f64> = BTreeMap::new();
@@ -628,43 +692,18 @@ impl GavelRounds {
                 left.insert(s.job, s.remaining_steps);
             }
         }
-        // With tenants as parties: each tenant's jobs as classes, and each member's class.
-        let by_tenant = self.parties == Parties::Tenants;
-        let tenant_jobs: Vec<(TenantJobs, Vec<usize>)> = if by_tenant {
-            parties
-                .values()
-                .map(|members| {
-                    let mut jobs = TenantJobs::default();
-                    let class = members
-                        .iter()
-                        .map(|&i| {
-                            let job = &view.jobs[i];
-                            jobs.add(
-                                speedups(&per_gpu_rates(cluster, job)),
-                                f64::from(job.scale_factor),
-                            )
-                        })
-                        .collect();
-                    (jobs, class)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let types = cluster.types.len();
-        let inner = self.inner_rule(cluster);
-        let tenants: Vec<Tenant> = parties
+        parties
             .iter()
             .enumerate()
             .map(|(p, (name, members))| {
-                if by_tenant {
-                    return self.tenant_party(name, &tenant_jobs[p].0, &inner, types);
+                if self.parties == Parties::Tenants {
+                    return self.tenant_party(name, &tenant_jobs[p].0, inner, types);
                 }
                 let rates: Vec<Vec<f64>> = members
                     .iter()
                     .map(|&i| per_gpu_rates(cluster, &view.jobs[i]))
                     .collect();
-                let throughput = (0..cluster.types.len())
+                let throughput = (0..types)
                     .map(|j| rates.iter().map(|r| r[j]).sum::<f64>() / members.len() as f64)
                     .collect();
                 let cap: u32 = members.iter().map(|&i| view.jobs[i].scale_factor).sum();
@@ -685,86 +724,86 @@ impl GavelRounds {
                     entity,
                 }
             })
-            .collect();
-        // gavel-hierarchical's entities: the jobs' tenants, of equal weight, each sharing among
-        // its jobs by fairness.
-        let mut entities: Vec<Entity> = Vec::new();
-        if matches!(self.parties, Parties::TenantClasses | Parties::TenantQueue) {
-            let within = match self.within {
-                WithinTenant::Fifo => Within::Fifo,
-                _ => Within::Fairness,
-            };
-            let mut names: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-            for name in tenants.iter().filter_map(|t| t.entity.as_deref()) {
-                names.insert(name);
-            }
-            entities = names
-                .into_iter()
-                .map(|name| Entity {
-                    name: name.to_string(),
-                    weight: self.tenant_weight(name),
-                    within,
-                    parent: None,
-                })
-                .collect();
+            .collect()
+    }
+
+    /// gavel-hierarchical's entities: the jobs' tenants, weighted as asked, each sharing among
+    /// its jobs by the rule inside tenants (fairness or fifo); none for other parties.
+    fn tenant_entities(&self, tenants: &[Tenant]) -> Vec<Entity> {
+        if !matches!(self.parties, Parties::TenantClasses | Parties::TenantQueue) {
+            return Vec::new();
         }
-        // A tenant's vector is already in its jobs' reference-GPU units (see `tenants`).
-        let normalization = if by_tenant {
-            Normalization::Raw
-        } else {
-            Normalization::Slowest
+        let within = match self.within {
+            WithinTenant::Fifo => Within::Fifo,
+            _ => Within::Fairness,
         };
-        let inst = instance_over(cluster, tenants, entities, normalization)?;
-        let interior = match self.rounds.answer {
-            RoundAnswer::GavelInterior(program) if !by_tenant => Some(program),
-            _ => None,
-        };
-        let solution = if self.rounds.answer == RoundAnswer::FinishTimeFair {
-            self.finish_time_fair(view, &inst, &parties)?
-        } else if let Some(program) = interior {
+        let mut names: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+        for name in tenants.iter().filter_map(|t| t.entity.as_deref()) {
+            names.insert(name);
+        }
+        names
+            .into_iter()
+            .map(|name| Entity {
+                name: name.to_string(),
+                weight: self.tenant_weight(name),
+                within,
+                parent: None,
+            })
+            .collect()
+    }
+
+    /// The answer the policy declares for its rounds ([`RoundAnswer`]): finish-time fairness
+    /// from the rounds' history, Gavel's interior-point answer with jobs as parties, or the
+    /// policy's own checked solve (oef-coop's from the last round's envy rows, checked against a
+    /// fresh solve when asked).
+    fn declared_answer(
+        &mut self,
+        view: &RoundView,
+        inst: &fairground_core::Instance,
+        parties: &BTreeMap<String, Vec<usize>>,
+        by_tenant: bool,
+    ) -> Result<policies::Solution, SimError> {
+        let failed =
+            |e: policies::PolicyError| SimError::Policy(format!("{}: {e}", self.policy.name()));
+        match self.rounds.answer {
+            RoundAnswer::FinishTimeFair => return self.finish_time_fair(view, inst, parties),
             // As Gavel's simulator runs it: an interior point's answer, crumbs and all (for
             // min-makespan, the bound its bisection settles on; `solve` takes the simplex path
             // to the same canonical allocation).
-            program
-                .solve(&inst)
-                .map_err(|e| SimError::Policy(format!("{}: {e}", self.policy.name())))?
-        } else {
-            let failed =
-                |e: policies::PolicyError| SimError::Policy(format!("{}: {e}", self.policy.name()));
-            let solution = match self.ef_rows.as_mut() {
-                Some(rows) => policies::remembering(rows, || self.policy.solve(&inst)),
-                None => self.policy.solve(&inst),
+            RoundAnswer::GavelInterior(program) if !by_tenant => {
+                return program.solve(inst).map_err(failed)
             }
-            .map_err(failed)?;
-            if self.fresh_check && self.ef_rows.is_some() {
-                let fresh = self.policy.solve(&inst).map_err(failed)?;
-                let (a, b) = (solution.objective, fresh.objective);
-                if (a - b).abs() > 1e-9 * b.abs().max(1e-12) {
-                    return Err(SimError::Policy(format!(
-                        "{} from the last rows reached {a}, a fresh solve {b} (t = {:.0} s)",
-                        self.policy.name(),
-                        view.now
-                    )));
-                }
+            _ => {}
+        }
+        let solution = match self.ef_rows.as_mut() {
+            Some(rows) => policies::remembering(rows, || self.policy.solve(inst)),
+            None => self.policy.solve(inst),
+        }
+        .map_err(failed)?;
+        if self.fresh_check && self.ef_rows.is_some() {
+            let fresh = self.policy.solve(inst).map_err(failed)?;
+            let (a, b) = (solution.objective, fresh.objective);
+            if (a - b).abs() > 1e-9 * b.abs().max(1e-12) {
+                return Err(SimError::Policy(format!(
+                    "{} from the last rows reached {a}, a fresh solve {b} (t = {:.0} s)",
+                    self.policy.name(),
+                    view.now
+                )));
             }
-            solution
-        };
-        if matches!(self.parties, Parties::TenantClasses | Parties::TenantQueue) {
-            self.judge_hierarchical(view, &parties, &solution.allocation)?;
         }
-        if by_tenant {
-            self.split_among_jobs(
-                view,
-                &parties,
-                &inst,
-                &tenant_jobs,
-                &solution.allocation,
-                &inner,
-            );
-            return Ok(());
-        }
+        Ok(solution)
+    }
+
+    /// Each job's x from its party's GPUs: the party's share of each type over its members and
+    /// the job's scale factor (one row per party and scale factor), scaled down to at most one
+    /// round's time.
+    fn write_party_shares(
+        &mut self,
+        view: &RoundView,
+        parties: &BTreeMap<String, Vec<usize>>,
+        allocation: &fairground_core::Allocation,
+    ) {
         for (t, members) in parties.values().enumerate() {
-            // x depends on the party and the job's scale factor: one row per pair.
             let mut rows: Vec<(u32, usize)> = Vec::new();
             for &i in members {
                 let sf = view.jobs[i].scale_factor;
@@ -772,7 +811,7 @@ impl GavelRounds {
                     Some(&(_, row)) => row,
                     None => {
                         let s = f64::from(sf);
-                        let mut x: Vec<f64> = solution.allocation.gpus[t]
+                        let mut x: Vec<f64> = allocation.gpus[t]
                             .iter()
                             .map(|g| g / (members.len() as f64 * s))
                             .collect();
@@ -788,8 +827,23 @@ impl GavelRounds {
                 self.shares.set(i, row);
             }
         }
-        Ok(())
     }
+}
+
+/// A tenant's active jobs as classes of like speedups and scale factors, and each member's class.
+fn tenant_classes(view: &RoundView, members: &[usize]) -> (TenantJobs, Vec<usize>) {
+    let mut jobs = TenantJobs::default();
+    let class = members
+        .iter()
+        .map(|&i| {
+            let job = &view.jobs[i];
+            jobs.add(
+                speedups(&per_gpu_rates(view.cluster, job)),
+                f64::from(job.scale_factor),
+            )
+        })
+        .collect();
+    (jobs, class)
 }
 
 impl GavelRounds {

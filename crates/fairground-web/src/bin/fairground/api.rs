@@ -239,20 +239,28 @@ pub fn solve(scenario: JsValue, options: JsValue) -> Result<JsValue, JsError> {
     to_js(&solve_report(&scenario, &options)?)
 }
 
-/// `policies()`: `[{ name, summary }]`, every allocation policy in the CLI's order.
+/// `policies()`: `[{ name, family, summary }]`, every allocation policy in the CLI's order.
 #[wasm_bindgen]
 pub fn policies() -> Result<JsValue, JsError> {
-    #[derive(Serialize)]
-    struct Named {
-        name: &'static str,
-        summary: &'static str,
-    }
-    let list: Vec<Named> = policies::CATALOGUE
+    to_js(&listed(policies::CATALOGUE))
+}
+
+/// One entry of `policies()`.
+#[derive(Serialize)]
+pub(crate) struct Listed {
+    name: &'static str,
+    family: &'static str,
+    summary: &'static str,
+}
+
+/// What `policies()` returns for the policies `catalogue` declares.
+pub(crate) fn listed(catalogue: &[policies::PolicyInfo]) -> Vec<Listed> {
+    catalogue
         .iter()
-        .map(|p| Named {
+        .map(|p| Listed {
             name: p.name,
+            family: p.family.name(),
             summary: p.summary,
         })
-        .collect();
-    to_js(&list)
+        .collect()
 }
