@@ -15,6 +15,7 @@ use fairground_sim::{
 };
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -155,7 +156,7 @@ pub struct SimulateArgs {
     write_trace: Option<PathBuf>,
 }
 
-fn read(path: &PathBuf) -> Result<String, String> {
+fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -225,16 +226,7 @@ pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
                 .map_err(|e| format!("{flag}: {e}"))?;
         }
     }
-    let shape = ServerShape::parse(&a.server_shape).map_err(|e| e.to_string())?;
-    let cluster_spec = match (&a.cluster, a.synthetic_synergy) {
-        (Some(spec), _) => spec.clone(),
-        (None, Some(_)) => "gpu=128".to_string(),
-        (None, None) => return Err("give the cluster: --cluster v100=4,p100=4,k80=4".into()),
-    };
-    let mut cluster = Cluster::parse_shaped(&cluster_spec, &shape).map_err(|e| e.to_string())?;
-    cluster.gpu_memory_gb = GpuMemory::parse(a.gpu_memory.as_deref().unwrap_or(""), &cluster.types)
-        .map_err(|e| e.to_string())?
-        .0;
+    let cluster = cluster_of(a)?;
     let profiles = match &a.profiles {
         Some(path) => {
             Profiles::from_json(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?
@@ -249,134 +241,12 @@ pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
         .as_deref()
         .map(WithinTenant::parse)
         .transpose()?;
-    let mut tenant_weights = BTreeMap::new();
-    // Whether the workload's models are drawn (synthetic, public traces): a tenant mix applies.
-    let mut models_drawn = a.synthetic.is_some();
-    let builtin = a
-        .throughputs
-        .as_ref()
-        .and_then(|p| p.to_str())
-        .and_then(|name| ThroughputTable::named(name).map(|t| (name, t)));
-    if let Some((name, _)) = &builtin {
-        fairground_sim::throughputs::check_sharing(name, &a.policies).map_err(|e| e.to_string())?;
-    }
-    let (table, interference) = match (&a.throughputs, builtin) {
-        (_, Some((_, table))) => (table, Interference::default()),
-        (Some(path), None) => {
-            let text = read(path)?;
-            read_gavel_file(&text).map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        (None, None) => (ThroughputTable::builtin(), Interference::default()),
-    };
-    let jobs: Vec<Job> = match (&a.trace, a.synthetic) {
-        _ if a.synthetic_synergy.is_some() => synergy(
-            &SynergyConfig {
-                jobs: a.synthetic_synergy.unwrap_or_default(),
-                jobs_per_hour: a.jobs_per_hour,
-                split: parse_split(&a.split).map_err(|e| e.to_string())?,
-                multi_gpu: a.multi_gpu,
-                seed: a.seed,
-            },
-            &profiles,
-            &cluster.largest_server(),
-            &cluster.types,
-        )
-        .map_err(|e| e.to_string())?,
-        (Some(path), _) => {
-            let text = read(path)?;
-            let name = path.to_string_lossy();
-            let format = match a.trace_format.as_deref() {
-                Some(f) => TraceFormat::parse(f).map_err(|e| e.to_string())?,
-                None => TraceFormat::recognise(&name, &text),
-            };
-            if !format.is_public() && (a.from.is_some() || a.until.is_some() || a.sample.is_some())
-            {
-                return Err(format!(
-                    "--from, --until and --sample cut public traces (helios, philly, pai); {} is \
-                     read \
-                     as a {} trace",
-                    path.display(),
-                    format.name()
-                ));
-            }
-            models_drawn = format.is_public();
-            let opts = TraceOptions {
-                seed: a.seed,
-                tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
-                gpu_type: a.trace_gpu_type.clone(),
-                tenant_mix,
-                from: time_flag("--from", a.from.as_deref())?,
-                until: time_flag("--until", a.until.as_deref())?,
-                sample: a.sample,
-            };
-            let second = match (format, &a.trace_tasks) {
-                (TraceFormat::Pai, given) => {
-                    let other = given.clone().unwrap_or_else(|| pai_companion(path));
-                    let text = read(&other).map_err(|e| {
-                        if given.is_some() {
-                            e
-                        } else {
-                            format!(
-                                "{e}\n(PAI's trace is two tables: name the other with \
-                                 --trace-tasks FILE)"
-                            )
-                        }
-                    })?;
-                    Some((other.to_string_lossy().into_owned(), text))
-                }
-                (_, Some(_)) => {
-                    return Err(format!(
-                        "--trace-tasks is PAI's task table; {} is read as a {} trace",
-                        path.display(),
-                        format.name()
-                    ))
-                }
-                (_, None) => None,
-            };
-            let second = second.as_ref().map(|(n, t)| (n.as_str(), t.as_str()));
-            let read_public =
-                format.read_public((&name, &text), second, &table, &cluster.types, &opts);
-            let parsed = match read_public {
-                Some(read) => read.map(|read| {
-                    for line in read.summary() {
-                        eprintln!("{}: {line}", path.display());
-                    }
-                    read.jobs
-                }),
-                None if format == TraceFormat::Csv => {
-                    let largest = cluster.largest_server();
-                    csv_tenant_weights(&text)
-                        .map(|w| tenant_weights = w)
-                        .and_then(|_| {
-                            csv_trace(&text, &table, &cluster.types, Some((&profiles, &largest)))
-                        })
-                }
-                None => gavel_trace(&text, &table, &cluster.types),
-            };
-            parsed.map_err(|e| match format {
-                // Its reader names the file of each message (one of two).
-                TraceFormat::Pai => e.to_string(),
-                _ => format!("{}: {e}", path.display()),
-            })?
-        }
-        (None, Some(n)) => synthetic(
-            &SyntheticConfig {
-                jobs: n,
-                jobs_per_hour: a.jobs_per_hour,
-                seed: a.seed,
-                tenants: a.tenants,
-                tenant_mix,
-            },
-            &table,
-            &cluster.types,
-        )
-        .map_err(|e| e.to_string())?,
-        (None, None) => {
-            return Err(
-                "give a workload: --trace FILE, --synthetic N or --synthetic-synergy N".into(),
-            )
-        }
-    };
+    let (table, interference) = throughput_table(a)?;
+    let Workload {
+        jobs,
+        models_drawn,
+        mut tenant_weights,
+    } = workload(a, &cluster, &table, &profiles, tenant_mix)?;
     if let Some(spec) = &a.tenant_weights {
         for (name, w) in parse_tenant_weights(spec)? {
             if !jobs.iter().any(|j| j.tenant == name) {
@@ -422,6 +292,191 @@ pub fn prepare(a: &SimulateArgs) -> Result<Prepared, String> {
         config,
         resources: measure_ids.is_some() || synergy_run,
     })
+}
+
+/// The cluster the flags describe: `--cluster` (Synergy's 128 GPUs for its workload), its
+/// servers' shape and its GPUs' memory.
+fn cluster_of(a: &SimulateArgs) -> Result<Cluster, String> {
+    let shape = ServerShape::parse(&a.server_shape).map_err(|e| e.to_string())?;
+    let cluster_spec = match (&a.cluster, a.synthetic_synergy) {
+        (Some(spec), _) => spec.clone(),
+        (None, Some(_)) => "gpu=128".to_string(),
+        (None, None) => return Err("give the cluster: --cluster v100=4,p100=4,k80=4".into()),
+    };
+    let mut cluster = Cluster::parse_shaped(&cluster_spec, &shape).map_err(|e| e.to_string())?;
+    cluster.gpu_memory_gb = GpuMemory::parse(a.gpu_memory.as_deref().unwrap_or(""), &cluster.types)
+        .map_err(|e| e.to_string())?
+        .0;
+    Ok(cluster)
+}
+
+/// The throughput table (a built-in one by name, or Gavel's file with its co-located pairs), and
+/// the interference those pairs give; a policy that shares GPUs is refused on a table that
+/// measures no pair.
+fn throughput_table(a: &SimulateArgs) -> Result<(ThroughputTable, Interference), String> {
+    let builtin = a
+        .throughputs
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .and_then(|name| ThroughputTable::named(name).map(|t| (name, t)));
+    if let Some((name, _)) = &builtin {
+        fairground_sim::throughputs::check_sharing(name, &a.policies).map_err(|e| e.to_string())?;
+    }
+    Ok(match (&a.throughputs, builtin) {
+        (_, Some((_, table))) => (table, Interference::default()),
+        (Some(path), None) => {
+            let text = read(path)?;
+            read_gavel_file(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        (None, None) => (ThroughputTable::builtin(), Interference::default()),
+    })
+}
+
+/// A run's jobs, whether their models were drawn (synthetic, public traces: a tenant mix
+/// applies), and the tenants' weights a trace gives.
+struct Workload {
+    jobs: Vec<Job>,
+    models_drawn: bool,
+    tenant_weights: BTreeMap<String, f64>,
+}
+
+/// The workload the flags ask for: Synergy's generator, a trace, or Gavel's generator.
+fn workload(
+    a: &SimulateArgs,
+    cluster: &Cluster,
+    table: &ThroughputTable,
+    profiles: &Profiles,
+    tenant_mix: TenantMix,
+) -> Result<Workload, String> {
+    let generated = |jobs| Workload {
+        jobs,
+        models_drawn: a.synthetic.is_some(),
+        tenant_weights: BTreeMap::new(),
+    };
+    match (&a.trace, a.synthetic) {
+        _ if a.synthetic_synergy.is_some() => {
+            let config = SynergyConfig {
+                jobs: a.synthetic_synergy.unwrap_or_default(),
+                jobs_per_hour: a.jobs_per_hour,
+                split: parse_split(&a.split).map_err(|e| e.to_string())?,
+                multi_gpu: a.multi_gpu,
+                seed: a.seed,
+            };
+            synergy(&config, profiles, &cluster.largest_server(), &cluster.types)
+                .map(generated)
+                .map_err(|e| e.to_string())
+        }
+        (Some(path), _) => trace_workload(a, path, cluster, table, profiles, tenant_mix),
+        (None, Some(n)) => {
+            let config = SyntheticConfig {
+                jobs: n,
+                jobs_per_hour: a.jobs_per_hour,
+                seed: a.seed,
+                tenants: a.tenants,
+                tenant_mix,
+            };
+            synthetic(&config, table, &cluster.types)
+                .map(generated)
+                .map_err(|e| e.to_string())
+        }
+        (None, None) => {
+            Err("give a workload: --trace FILE, --synthetic N or --synthetic-synergy N".into())
+        }
+    }
+}
+
+/// The jobs of the trace at `path`, read in the format named or recognised.
+fn trace_workload(
+    a: &SimulateArgs,
+    path: &Path,
+    cluster: &Cluster,
+    table: &ThroughputTable,
+    profiles: &Profiles,
+    tenant_mix: TenantMix,
+) -> Result<Workload, String> {
+    let text = read(path)?;
+    let name = path.to_string_lossy();
+    let format = match a.trace_format.as_deref() {
+        Some(f) => TraceFormat::parse(f).map_err(|e| e.to_string())?,
+        None => TraceFormat::recognise(&name, &text),
+    };
+    if !format.is_public() && (a.from.is_some() || a.until.is_some() || a.sample.is_some()) {
+        return Err(format!(
+            "--from, --until and --sample cut public traces (helios, philly, pai); {} is \
+             read \
+             as a {} trace",
+            path.display(),
+            format.name()
+        ));
+    }
+    let opts = TraceOptions {
+        seed: a.seed,
+        tenant: TenantField::parse(&a.trace_tenant).map_err(|e| e.to_string())?,
+        gpu_type: a.trace_gpu_type.clone(),
+        tenant_mix,
+        from: time_flag("--from", a.from.as_deref())?,
+        until: time_flag("--until", a.until.as_deref())?,
+        sample: a.sample,
+    };
+    let second = second_table(a, path, format)?;
+    let second = second.as_ref().map(|(n, t)| (n.as_str(), t.as_str()));
+    let mut tenant_weights = BTreeMap::new();
+    let parsed = match format.read_public((&name, &text), second, table, &cluster.types, &opts) {
+        Some(read) => read.map(|read| {
+            for line in read.summary() {
+                eprintln!("{}: {line}", path.display());
+            }
+            read.jobs
+        }),
+        None if format == TraceFormat::Csv => {
+            let largest = cluster.largest_server();
+            csv_tenant_weights(&text)
+                .map(|w| tenant_weights = w)
+                .and_then(|_| csv_trace(&text, table, &cluster.types, Some((profiles, &largest))))
+        }
+        None => gavel_trace(&text, table, &cluster.types),
+    };
+    let jobs = parsed.map_err(|e| match format {
+        // Its reader names the file of each message (one of two).
+        TraceFormat::Pai => e.to_string(),
+        _ => format!("{}: {e}", path.display()),
+    })?;
+    Ok(Workload {
+        jobs,
+        models_drawn: format.is_public(),
+        tenant_weights,
+    })
+}
+
+/// PAI's second table (its tasks), named by `--trace-tasks` or found beside its jobs' table;
+/// `--trace-tasks` refused for any other format.
+fn second_table(
+    a: &SimulateArgs,
+    path: &Path,
+    format: TraceFormat,
+) -> Result<Option<(String, String)>, String> {
+    match (format, &a.trace_tasks) {
+        (TraceFormat::Pai, given) => {
+            let other = given.clone().unwrap_or_else(|| pai_companion(path));
+            let text = read(&other).map_err(|e| {
+                if given.is_some() {
+                    e
+                } else {
+                    format!(
+                        "{e}\n(PAI's trace is two tables: name the other with \
+                         --trace-tasks FILE)"
+                    )
+                }
+            })?;
+            Ok(Some((other.to_string_lossy().into_owned(), text)))
+        }
+        (_, Some(_)) => Err(format!(
+            "--trace-tasks is PAI's task table; {} is read as a {} trace",
+            path.display(),
+            format.name()
+        )),
+        (_, None) => Ok(None),
+    }
 }
 
 /// The policies' schedulers and runs them side by side (the rest of [`run`]).

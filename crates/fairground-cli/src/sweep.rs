@@ -518,11 +518,23 @@ fn stamp_text(spec: &Spec, source: &Path, shard: Option<(usize, usize)>, text: &
     head + text
 }
 
+/// A file's text, or `None` when there is no such file (a folder a sweep has not written yet).
+fn read_if_there(path: &Path) -> Result<Option<String>, String> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The complete lines of a file a killed run may have cut mid-line: up to its last newline.
+fn complete_lines(text: &str) -> &str {
+    text.rfind('\n').map_or("", |end| &text[..=end])
+}
+
 fn read_stamp(path: &Path) -> Result<Option<(Stamp, String)>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+    let Some(text) = read_if_there(path)? else {
+        return Ok(None);
     };
     let field = |name: &str| {
         text.lines()
@@ -549,12 +561,10 @@ const QUANTILE_HEADER: [&str; 4] = ["case", "policy", "quantile", "jct_h"];
 
 /// The rows of `jct_quantiles.csv` (complete lines) of the cases in `done`.
 fn kept_quantile_rows(path: &Path, done: &HashSet<String>) -> Result<Vec<Vec<String>>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+    let Some(text) = read_if_there(path)? else {
+        return Ok(Vec::new());
     };
-    let complete = text.rfind('\n').map_or("", |end| &text[..=end]);
+    let complete = complete_lines(&text);
     let mut reader = csv::ReaderBuilder::new().from_reader(complete.as_bytes());
     let mut rows = Vec::new();
     for row in reader.records() {
@@ -568,18 +578,10 @@ fn kept_quantile_rows(path: &Path, done: &HashSet<String>) -> Result<Vec<Vec<Str
 
 /// Rows already in `results.csv` (complete lines only), by case key, with every policy's row.
 fn finished_rows(path: &Path, spec: &Spec) -> Result<(Vec<Vec<String>>, HashSet<String>), String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok((Vec::new(), HashSet::new()))
-        }
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+    let Some(text) = read_if_there(path)? else {
+        return Ok((Vec::new(), HashSet::new()));
     };
-    // A line cut by a kill has no newline: drop it.
-    let complete = match text.rfind('\n') {
-        Some(end) => &text[..=end],
-        None => "",
-    };
+    let complete = complete_lines(&text);
     let mut reader = csv::ReaderBuilder::new().from_reader(complete.as_bytes());
     let expected = header(spec);
     let head: Vec<String> = reader
@@ -621,6 +623,32 @@ fn csv_line(fields: &[String]) -> Result<Vec<u8>, String> {
     w.into_inner().map_err(|e| e.to_string())
 }
 
+/// Writes `path` as a CSV file of `header` and `rows`, replacing what it held.
+fn write_csv(path: &Path, header: &[String], rows: &[Vec<String>]) -> Result<(), String> {
+    let mut text = csv_line(header)?;
+    for row in rows {
+        text.extend(csv_line(row)?);
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `jct_quantiles.csv`'s columns, as a header row.
+fn quantile_header() -> Vec<String> {
+    QUANTILE_HEADER.map(String::from).to_vec()
+}
+
+/// Whether `case` is this shard's (every case is, without shards).
+fn in_shard(shard: Option<(usize, usize)>, case: &Case) -> bool {
+    shard.is_none_or(|(i, n)| case.index % n == i)
+}
+
+/// The first failure of a run's threads is kept (the others stop at their next task).
+fn record_failure(failure: &Mutex<Option<String>>, why: String) {
+    if let Ok(mut f) = failure.lock() {
+        f.get_or_insert(why);
+    }
+}
+
 /// The spec read and every case's arguments checked, as before a run.
 fn checked_spec(spec_path: &Path) -> Result<(Spec, String, Vec<Case>, Vec<SimulateArgs>), String> {
     let text =
@@ -642,10 +670,7 @@ fn checked_spec(spec_path: &Path) -> Result<(Spec, String, Vec<Case>, Vec<Simula
 /// `--list`: the spec checked, its cases (this shard's) printed one a line, nothing run.
 fn list(spec_path: &Path, shard: Option<(usize, usize)>) -> Result<(), String> {
     let (spec, _, cases, _) = checked_spec(spec_path)?;
-    let mine: Vec<&Case> = cases
-        .iter()
-        .filter(|c| shard.is_none_or(|(i, n)| c.index % n == i))
-        .collect();
+    let mine: Vec<&Case> = cases.iter().filter(|c| in_shard(shard, c)).collect();
     for c in &mine {
         println!(
             "{}",
@@ -679,197 +704,33 @@ fn sweep(
 ) -> Result<(), String> {
     // Each case's arguments before anything runs.
     let (spec, text, cases, args) = checked_spec(spec_path)?;
-
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let stamp_path = out.join("spec.toml");
     let results_path = out.join("results.csv");
-    if let Some((stamp, _)) = read_stamp(&stamp_path)? {
-        if stamp.hash != spec.hash {
-            return Err(format!(
-                "{} holds the results of another spec (hash {}, this one {}); give another --out \
-                 folder",
-                out.display(),
-                stamp.hash,
-                spec.hash
-            ));
-        }
-        if stamp.shard != shard {
-            let name = |s: Option<(usize, usize)>| {
-                s.map_or("the whole grid".to_string(), |(i, n)| {
-                    format!("shard {i}/{n}")
-                })
-            };
-            return Err(format!(
-                "{} holds {}'s results, not {}'s; give each shard its own --out folder",
-                out.display(),
-                name(stamp.shard),
-                name(shard)
-            ));
-        }
-    } else if results_path.exists() {
-        return Err(format!(
-            "{} has a results.csv but no spec.toml: not this sweep's; give another --out folder",
-            out.display()
-        ));
-    }
     let quantiles_path = out.join("jct_quantiles.csv");
+    check_out_folder(out, &spec, shard)?;
     let (kept, done) = finished_rows(&results_path, &spec)?;
     let kept_quantiles = kept_quantile_rows(&quantiles_path, &done)?;
     std::fs::write(&stamp_path, stamp_text(&spec, spec_path, shard, &text))
         .map_err(|e| format!("{}: {e}", stamp_path.display()))?;
-    // The file again from its finished cases (a torn line or a half-written case goes).
-    let mut file_text = csv_line(&header(&spec))?;
-    for row in &kept {
-        file_text.extend(csv_line(row)?);
-    }
-    std::fs::write(&results_path, &file_text)
-        .map_err(|e| format!("{}: {e}", results_path.display()))?;
-    let mut quantile_text = csv_line(&QUANTILE_HEADER.map(String::from))?;
-    for row in &kept_quantiles {
-        quantile_text.extend(csv_line(row)?);
-    }
-    std::fs::write(&quantiles_path, &quantile_text)
-        .map_err(|e| format!("{}: {e}", quantiles_path.display()))?;
+    // The files again from their finished cases (a torn line or a half-written case goes).
+    write_csv(&results_path, &header(&spec), &kept)?;
+    write_csv(&quantiles_path, &quantile_header(), &kept_quantiles)?;
 
-    let mine: Vec<usize> = cases
+    let ours: Vec<&Case> = cases.iter().filter(|c| in_shard(shard, c)).collect();
+    let mine: Vec<usize> = ours
         .iter()
-        .filter(|c| shard.is_none_or(|(i, n)| c.index % n == i))
         .filter(|c| !done.contains(&c.key))
         .map(|c| c.index)
         .collect();
-    let skipped = cases
-        .iter()
-        .filter(|c| shard.is_none_or(|(i, n)| c.index % n == i))
-        .count()
-        - mine.len();
-    let tasks: Vec<(usize, usize)> = mine
-        .iter()
-        .flat_map(|&c| (0..spec.policies.len()).map(move |p| (c, p)))
-        .collect();
-
-    let states: HashMap<usize, Mutex<CaseState>> = mine
-        .iter()
-        .map(|&c| {
-            (
-                c,
-                Mutex::new(CaseState {
-                    prepared: None,
-                    rows: vec![None; spec.policies.len()],
-                    left: spec.policies.len(),
-                }),
-            )
-        })
-        .collect();
-    let file = Mutex::new(
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&results_path)
-            .map_err(|e| format!("{}: {e}", results_path.display()))?,
-    );
-    let quantile_file = Mutex::new(
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&quantiles_path)
-            .map_err(|e| format!("{}: {e}", quantiles_path.display()))?,
-    );
-    let next = AtomicUsize::new(0);
-    let cases_done = AtomicUsize::new(0);
-    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let skipped = ours.len() - mine.len();
     let started = Instant::now();
-    let show_progress = std::io::stderr().is_terminal();
-    let progress = |running: usize| {
-        if !show_progress {
-            return;
-        }
-        let done = cases_done.load(Ordering::Relaxed);
-        let left = mine.len() - done;
-        let eta = if done > 0 {
-            let s = started.elapsed().as_secs_f64() / done as f64 * left as f64;
-            format!(", about {} left", duration_text(s))
-        } else {
-            String::new()
-        };
-        eprint!(
-            "\rsweep: {done}/{} cases done, {running} simulations running{eta}   ",
-            mine.len()
-        );
-    };
-    let running = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(tasks.len()) {
-            scope.spawn(|| loop {
-                if failure.lock().map_or(true, |f| f.is_some()) {
-                    return;
-                }
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&(c, p)) = tasks.get(k) else {
-                    return;
-                };
-                running.fetch_add(1, Ordering::Relaxed);
-                progress(running.load(Ordering::Relaxed));
-                let outcome = run_task(&spec, &cases[c], &args[c], &states[&c], p);
-                running.fetch_sub(1, Ordering::Relaxed);
-                match outcome {
-                    Ok(Some(finished)) => {
-                        // Quantiles first: a case's results rows are the mark that it is done.
-                        let lines = |rows: &mut dyn Iterator<Item = &Vec<String>>| {
-                            rows.map(|r| csv_line(r)).collect::<Result<Vec<_>, _>>()
-                        };
-                        let written = lines(&mut finished.iter().flat_map(|f| &f.1))
-                            .and_then(|q| Ok((q, lines(&mut finished.iter().map(|f| &f.0))?)))
-                            .and_then(|(q, r)| {
-                                let mut qf = quantile_file
-                                    .lock()
-                                    .map_err(|_| "a writer panicked".to_string())?;
-                                qf.write_all(&q.concat())
-                                    .and_then(|()| qf.flush())
-                                    .map_err(|e| format!("{}: {e}", quantiles_path.display()))?;
-                                Ok(r.concat())
-                            });
-                        let bytes = match written {
-                            Ok(bytes) => bytes,
-                            Err(e) => {
-                                if let Ok(mut f) = failure.lock() {
-                                    f.get_or_insert(e);
-                                }
-                                return;
-                            }
-                        };
-                        let written = file
-                            .lock()
-                            .map_err(|_| "a writer panicked".to_string())
-                            .and_then(|mut f| {
-                                f.write_all(&bytes)
-                                    .and_then(|()| f.flush())
-                                    .map_err(|e| format!("{}: {e}", results_path.display()))
-                            });
-                        if let Err(e) = written {
-                            if let Ok(mut f) = failure.lock() {
-                                f.get_or_insert(e);
-                            }
-                            return;
-                        }
-                        cases_done.fetch_add(1, Ordering::Relaxed);
-                        progress(running.load(Ordering::Relaxed));
-                    }
-                    Ok(None) => {}
-                    Err(e) => {
-                        if let Ok(mut f) = failure.lock() {
-                            f.get_or_insert(format!("case {}: {e}", cases[c].key));
-                        }
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    if show_progress {
-        eprintln!();
-    }
-    if let Some(e) = failure.into_inner().ok().flatten() {
+    let run = Run::new(&spec, &cases, &args, &mine, &results_path, &quantiles_path)?;
+    run.all(threads);
+    if let Some(e) = run.failure.into_inner().ok().flatten() {
         return Err(format!(
             "{e}\n(the {} finished cases are kept in {}; run the sweep again to resume)",
-            cases_done.load(Ordering::Relaxed) + done.len(),
+            run.cases_done.load(Ordering::Relaxed) + done.len(),
             results_path.display()
         ));
     }
@@ -892,6 +753,203 @@ fn sweep(
     );
     println!("plots: {} in {}", plots.len(), out.join("plots").display());
     Ok(())
+}
+
+/// Refuses an `--out` folder that holds another spec's or another shard's results, or results
+/// with no stamp saying whose they are.
+fn check_out_folder(out: &Path, spec: &Spec, shard: Option<(usize, usize)>) -> Result<(), String> {
+    let Some((stamp, _)) = read_stamp(&out.join("spec.toml"))? else {
+        if out.join("results.csv").exists() {
+            return Err(format!(
+                "{} has a results.csv but no spec.toml: not this sweep's; give another --out \
+                 folder",
+                out.display()
+            ));
+        }
+        return Ok(());
+    };
+    if stamp.hash != spec.hash {
+        return Err(format!(
+            "{} holds the results of another spec (hash {}, this one {}); give another --out \
+             folder",
+            out.display(),
+            stamp.hash,
+            spec.hash
+        ));
+    }
+    if stamp.shard != shard {
+        let name = |s: Option<(usize, usize)>| {
+            s.map_or("the whole grid".to_string(), |(i, n)| {
+                format!("shard {i}/{n}")
+            })
+        };
+        return Err(format!(
+            "{} holds {}'s results, not {}'s; give each shard its own --out folder",
+            out.display(),
+            name(stamp.shard),
+            name(shard)
+        ));
+    }
+    Ok(())
+}
+
+/// A sweep's run of its cases' (case, policy) tasks on threads: what the threads share.
+struct Run<'a> {
+    spec: &'a Spec,
+    cases: &'a [Case],
+    args: &'a [SimulateArgs],
+    /// The cases to run, by index.
+    mine: &'a [usize],
+    tasks: Vec<(usize, usize)>,
+    states: HashMap<usize, Mutex<CaseState>>,
+    results: Mutex<std::fs::File>,
+    results_path: &'a Path,
+    quantiles: Mutex<std::fs::File>,
+    quantiles_path: &'a Path,
+    next: AtomicUsize,
+    cases_done: AtomicUsize,
+    running: AtomicUsize,
+    failure: Mutex<Option<String>>,
+    started: Instant,
+    show_progress: bool,
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        spec: &'a Spec,
+        cases: &'a [Case],
+        args: &'a [SimulateArgs],
+        mine: &'a [usize],
+        results_path: &'a Path,
+        quantiles_path: &'a Path,
+    ) -> Result<Run<'a>, String> {
+        let policies = spec.policies.len();
+        let append = |path: &Path| {
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map(Mutex::new)
+                .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        Ok(Run {
+            spec,
+            cases,
+            args,
+            mine,
+            tasks: mine
+                .iter()
+                .flat_map(|&c| (0..policies).map(move |p| (c, p)))
+                .collect(),
+            states: mine
+                .iter()
+                .map(|&c| {
+                    let state = CaseState {
+                        prepared: None,
+                        rows: vec![None; policies],
+                        left: policies,
+                    };
+                    (c, Mutex::new(state))
+                })
+                .collect(),
+            results: append(results_path)?,
+            results_path,
+            quantiles: append(quantiles_path)?,
+            quantiles_path,
+            next: AtomicUsize::new(0),
+            cases_done: AtomicUsize::new(0),
+            running: AtomicUsize::new(0),
+            failure: Mutex::new(None),
+            started: Instant::now(),
+            show_progress: std::io::stderr().is_terminal(),
+        })
+    }
+
+    /// Every task, on up to `threads` threads; the first failure stops them.
+    fn all(&self, threads: usize) {
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(self.tasks.len()) {
+                scope.spawn(|| self.work());
+            }
+        });
+        if self.show_progress {
+            eprintln!();
+        }
+    }
+
+    /// One thread: takes the next task until none is left or one has failed.
+    fn work(&self) {
+        loop {
+            if self.failure.lock().map_or(true, |f| f.is_some()) {
+                return;
+            }
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(c, p)) = self.tasks.get(k) else {
+                return;
+            };
+            self.running.fetch_add(1, Ordering::Relaxed);
+            self.progress();
+            let outcome = run_task(
+                self.spec,
+                &self.cases[c],
+                &self.args[c],
+                &self.states[&c],
+                p,
+            );
+            self.running.fetch_sub(1, Ordering::Relaxed);
+            let written = match outcome {
+                Ok(Some(finished)) => self.write_case(&finished),
+                Ok(None) => Ok(()),
+                Err(e) => Err(format!("case {}: {e}", self.cases[c].key)),
+            };
+            if let Err(e) = written {
+                record_failure(&self.failure, e);
+                return;
+            }
+        }
+    }
+
+    /// A finished case's rows, appended: its quantiles first, since its results rows are the
+    /// mark that it is done.
+    fn write_case(&self, finished: &[Finished]) -> Result<(), String> {
+        let lines = |rows: &mut dyn Iterator<Item = &Vec<String>>| {
+            rows.map(|r| csv_line(r)).collect::<Result<Vec<_>, _>>()
+        };
+        let quantiles = lines(&mut finished.iter().flat_map(|f| &f.1))?.concat();
+        let results = lines(&mut finished.iter().map(|f| &f.0))?.concat();
+        append_to(&self.quantiles, self.quantiles_path, &quantiles)?;
+        append_to(&self.results, self.results_path, &results)?;
+        self.cases_done.fetch_add(1, Ordering::Relaxed);
+        self.progress();
+        Ok(())
+    }
+
+    /// Cases done and running, and about how long is left, on a terminal.
+    fn progress(&self) {
+        if !self.show_progress {
+            return;
+        }
+        let done = self.cases_done.load(Ordering::Relaxed);
+        let left = self.mine.len() - done;
+        let eta = if done > 0 {
+            let s = self.started.elapsed().as_secs_f64() / done as f64 * left as f64;
+            format!(", about {} left", duration_text(s))
+        } else {
+            String::new()
+        };
+        eprint!(
+            "\rsweep: {done}/{} cases done, {} simulations running{eta}   ",
+            self.mine.len(),
+            self.running.load(Ordering::Relaxed)
+        );
+    }
+}
+
+/// Appends `bytes` to a file the threads share, flushed.
+fn append_to(file: &Mutex<std::fs::File>, path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut f = file.lock().map_err(|_| "a writer panicked".to_string())?;
+    f.write_all(bytes)
+        .and_then(|()| f.flush())
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn duration_text(s: f64) -> String {
@@ -1009,6 +1067,96 @@ impl CaseState {
 
 /// Joins shards' folders: one spec (by hash), each (case, policy) once, rows in grid order.
 fn merge(dirs: &[PathBuf], out: &Path, allow_partial: bool) -> Result<(), String> {
+    let Shards {
+        hash,
+        body,
+        header: header_row,
+        mut rows,
+    } = read_shards(dirs)?;
+    let policy_col = header_row
+        .iter()
+        .position(|c| c == "policy")
+        .ok_or("results.csv has no policy column")?;
+    let mut seen = HashSet::new();
+    for row in &rows {
+        if !seen.insert((row[0].clone(), row[policy_col].clone())) {
+            return Err(format!(
+                "case '{}' under {} is in more than one shard: merge each shard once",
+                row[0], row[policy_col]
+            ));
+        }
+    }
+    // Grid order, from the spec itself (its paths need not exist here).
+    let spec = Spec::parse_unchecked(&body)?;
+    let order = GridOrder::of(&spec);
+    order.sort(&mut rows, policy_col);
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    if let Some((stamp, _)) = read_stamp(&out.join("spec.toml"))? {
+        if stamp.hash != hash || stamp.shard.is_some() {
+            return Err(format!(
+                "{} holds another sweep's results; give another --out folder",
+                out.display()
+            ));
+        }
+    }
+    let head = format!(
+        "# fairground {} sweep, merged from {} shards\n# spec-hash: {hash}\n",
+        env!("CARGO_PKG_VERSION"),
+        dirs.len()
+    );
+    std::fs::write(out.join("spec.toml"), head + &body)
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    write_csv(&out.join("results.csv"), &header_row, &rows)?;
+    let cases: HashSet<String> = rows.iter().map(|r| r[0].clone()).collect();
+    let mut quantiles = Vec::new();
+    for dir in dirs {
+        let path = dir.join("jct_quantiles.csv");
+        if path.exists() {
+            quantiles.extend(kept_quantile_rows(&path, &cases)?);
+        }
+    }
+    order.sort(&mut quantiles, 1);
+    write_csv(
+        &out.join("jct_quantiles.csv"),
+        &quantile_header(),
+        &quantiles,
+    )?;
+    let plots = write_plots(out)?;
+    let all = order.cases.len();
+    let missing = all - cases.len().min(all);
+    println!(
+        "merged {} rows ({} of {all} cases{}) into {}",
+        rows.len(),
+        cases.len(),
+        if missing > 0 {
+            format!("; {missing} not run yet")
+        } else {
+            String::new()
+        },
+        out.join("results.csv").display()
+    );
+    println!("plots: {} in {}", plots.len(), out.join("plots").display());
+    if missing > 0 && !allow_partial {
+        return Err(format!(
+            "{missing} of {all} cases are in no shard (a shard missing or unfinished; the partial \
+             merge is written): run the missing shards (the same command resumes an unfinished \
+             one) and merge again, or pass --allow-partial to accept it"
+        ));
+    }
+    Ok(())
+}
+
+/// What the shards' folders hold together: their one spec (hash and text), their results'
+/// columns, and every row.
+struct Shards {
+    hash: String,
+    body: String,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+/// Reads each shard's folder, refusing shards of different specs or columns.
+fn read_shards(dirs: &[PathBuf]) -> Result<Shards, String> {
     let mut spec_body: Option<(String, String)> = None;
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut header_row: Option<Vec<String>> = None;
@@ -1046,108 +1194,46 @@ fn merge(dirs: &[PathBuf], out: &Path, allow_partial: bool) -> Result<(), String
         rows.extend(shard_rows);
     }
     let (hash, body) = spec_body.ok_or("give the shards' folders")?;
-    let header_row = header_row.unwrap_or_default();
-    let policy_col = header_row
-        .iter()
-        .position(|c| c == "policy")
-        .ok_or("results.csv has no policy column")?;
-    let mut seen = HashSet::new();
-    for row in &rows {
-        if !seen.insert((row[0].clone(), row[policy_col].clone())) {
-            return Err(format!(
-                "case '{}' under {} is in more than one shard: merge each shard once",
-                row[0], row[policy_col]
-            ));
+    Ok(Shards {
+        hash,
+        body,
+        header: header_row.unwrap_or_default(),
+        rows,
+    })
+}
+
+/// A spec's grid order: each case's place, and each policy's.
+struct GridOrder {
+    cases: HashMap<String, usize>,
+    policies: HashMap<String, usize>,
+}
+
+impl GridOrder {
+    fn of(spec: &Spec) -> GridOrder {
+        GridOrder {
+            cases: spec.cases().into_iter().map(|c| (c.key, c.index)).collect(),
+            policies: spec
+                .policies
+                .iter()
+                .enumerate()
+                .map(|(k, p)| (p.clone(), k))
+                .collect(),
         }
     }
-    // Grid order, from the spec itself (its paths need not exist here).
-    let spec = Spec::parse_unchecked(&body)?;
-    let order: HashMap<String, usize> =
-        spec.cases().into_iter().map(|c| (c.key, c.index)).collect();
-    let policy_order: HashMap<&str, usize> = spec
-        .policies
-        .iter()
-        .enumerate()
-        .map(|(k, p)| (p.as_str(), k))
-        .collect();
-    rows.sort_by_key(|r| {
-        (
-            order.get(&r[0]).copied().unwrap_or(usize::MAX),
-            policy_order
-                .get(r[policy_col].as_str())
-                .copied()
-                .unwrap_or(usize::MAX),
-        )
-    });
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    if let Some((stamp, _)) = read_stamp(&out.join("spec.toml"))? {
-        if stamp.hash != hash || stamp.shard.is_some() {
-            return Err(format!(
-                "{} holds another sweep's results; give another --out folder",
-                out.display()
-            ));
-        }
+
+    /// Rows keyed by case (first column) and policy (column `policy_col`), in grid order;
+    /// anything the spec lacks last.
+    fn sort(&self, rows: &mut [Vec<String>], policy_col: usize) {
+        rows.sort_by_key(|r| {
+            (
+                self.cases.get(&r[0]).copied().unwrap_or(usize::MAX),
+                self.policies
+                    .get(&r[policy_col])
+                    .copied()
+                    .unwrap_or(usize::MAX),
+            )
+        });
     }
-    let mut text = csv_line(&header_row)?;
-    for row in &rows {
-        text.extend(csv_line(row)?);
-    }
-    let head = format!(
-        "# fairground {} sweep, merged from {} shards\n# spec-hash: {hash}\n",
-        env!("CARGO_PKG_VERSION"),
-        dirs.len()
-    );
-    std::fs::write(out.join("spec.toml"), head + &body)
-        .map_err(|e| format!("{}: {e}", out.display()))?;
-    std::fs::write(out.join("results.csv"), text).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut quantiles = Vec::new();
-    for dir in dirs {
-        let path = dir.join("jct_quantiles.csv");
-        if path.exists() {
-            let cases: HashSet<String> = rows.iter().map(|r| r[0].clone()).collect();
-            quantiles.extend(kept_quantile_rows(&path, &cases)?);
-        }
-    }
-    quantiles.sort_by_key(|r| {
-        (
-            order.get(&r[0]).copied().unwrap_or(usize::MAX),
-            policy_order
-                .get(r[1].as_str())
-                .copied()
-                .unwrap_or(usize::MAX),
-        )
-    });
-    let mut qtext = csv_line(&QUANTILE_HEADER.map(String::from))?;
-    for row in &quantiles {
-        qtext.extend(csv_line(row)?);
-    }
-    std::fs::write(out.join("jct_quantiles.csv"), qtext)
-        .map_err(|e| format!("{}: {e}", out.display()))?;
-    let plots = write_plots(out)?;
-    let cases: HashSet<&String> = rows.iter().map(|r| &r[0]).collect();
-    let missing = order.len() - cases.len().min(order.len());
-    println!(
-        "merged {} rows ({} of {} cases{}) into {}",
-        rows.len(),
-        cases.len(),
-        order.len(),
-        if missing > 0 {
-            format!("; {missing} not run yet")
-        } else {
-            String::new()
-        },
-        out.join("results.csv").display()
-    );
-    println!("plots: {} in {}", plots.len(), out.join("plots").display());
-    if missing > 0 && !allow_partial {
-        return Err(format!(
-            "{missing} of {} cases are in no shard (a shard missing or unfinished; the partial \
-             merge is written): run the missing shards (the same command resumes an unfinished \
-             one) and merge again, or pass --allow-partial to accept it",
-            order.len()
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -275,34 +275,7 @@ fn check_placements(
         }
         let (gpu_mem_mb, scale_factor) = (job.gpu_mem_mb(), job.scale_factor);
         let rates = hot.rates(p.job);
-        if p.pieces.is_empty() || p.pieces.iter().any(|piece| piece.gpus.is_empty()) {
-            return Err(SimError::InvalidSchedule(format!(
-                "job {id}: a placement needs GPUs"
-            )));
-        }
-        if !(p.cpus_per_gpu.is_finite()
-            && p.cpus_per_gpu >= 0.0
-            && p.mem_gb_per_gpu.is_finite()
-            && p.mem_gb_per_gpu >= 0.0)
-        {
-            return Err(SimError::InvalidSchedule(format!(
-                "job {id}: CPUs and memory per GPU must be >= 0"
-            )));
-        }
-        check_copies(scale_factor, p, id)?;
-        if let Some(s) = p.sharing {
-            if !(s.slowdown.is_finite() && s.slowdown >= 1.0) {
-                return Err(SimError::InvalidSchedule(format!(
-                    "job {id}: slowdown must be >= 1"
-                )));
-            }
-            if !(1..=64).contains(&s.accumulation) {
-                return Err(SimError::InvalidSchedule(format!(
-                    "job {id}: {} sub-batches (1 to 64)",
-                    s.accumulation
-                )));
-            }
-        }
+        check_placement_fields(scale_factor, p, id)?;
         for piece in &p.pieces {
             let server = cluster.servers.get(piece.server).ok_or_else(|| {
                 SimError::InvalidSchedule(format!("job {id}: no server {}", piece.server))
@@ -336,6 +309,52 @@ fn check_placements(
             mem[piece.server] += p.mem_gb_per_gpu * piece.gpus.len() as f64;
         }
     }
+    check_bookings(cluster, first_gpu, occupants, cpus, mem)
+}
+
+/// A placement's own fields: GPUs in every piece, CPUs and memory per GPU, its copies, and its
+/// sharing's slowdown and sub-batches.
+fn check_placement_fields(scale_factor: u32, p: &Placement, id: JobId) -> Result<(), SimError> {
+    if p.pieces.is_empty() || p.pieces.iter().any(|piece| piece.gpus.is_empty()) {
+        return Err(SimError::InvalidSchedule(format!(
+            "job {id}: a placement needs GPUs"
+        )));
+    }
+    if !(p.cpus_per_gpu.is_finite()
+        && p.cpus_per_gpu >= 0.0
+        && p.mem_gb_per_gpu.is_finite()
+        && p.mem_gb_per_gpu >= 0.0)
+    {
+        return Err(SimError::InvalidSchedule(format!(
+            "job {id}: CPUs and memory per GPU must be >= 0"
+        )));
+    }
+    check_copies(scale_factor, p, id)?;
+    if let Some(s) = p.sharing {
+        if !(s.slowdown.is_finite() && s.slowdown >= 1.0) {
+            return Err(SimError::InvalidSchedule(format!(
+                "job {id}: slowdown must be >= 1"
+            )));
+        }
+        if !(1..=64).contains(&s.accumulation) {
+            return Err(SimError::InvalidSchedule(format!(
+                "job {id}: {} sub-batches (1 to 64)",
+                s.accumulation
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The round's bookings against the cluster: at most two jobs on a GPU, both sharing, fitting
+/// its memory together unless measured together; each server's CPUs and memory.
+fn check_bookings(
+    cluster: &Cluster,
+    first_gpu: &[usize],
+    occupants: &[(u32, bool, f64, bool, bool)],
+    cpus: &[f64],
+    mem: &[f64],
+) -> Result<(), SimError> {
     for (server, s) in cluster.servers.iter().enumerate() {
         for gpu in 0..s.gpus {
             let (count, shared, mb, known, measured) = occupants[first_gpu[server] + gpu as usize];
@@ -799,19 +818,7 @@ impl<'a> Simulation<'a> {
             return Ok(false);
         }
         let t = self.t;
-        while self.next < self.order.len() && jobs[self.order[self.next]].arrival <= t {
-            let i = self.order[self.next];
-            if self.runnable[i] {
-                self.recorder.admit(i);
-                self.active_rank.push(self.hot.job[i].rank);
-                self.active.push(JobState {
-                    job: i,
-                    remaining_steps: jobs[i].total_steps,
-                    attained_gpu_s: 0.0,
-                });
-            }
-            self.next += 1;
-        }
+        self.admit_arrivals();
         if self.live().is_empty() {
             return Ok(match self.order.get(self.next) {
                 Some(&i) => {
@@ -842,8 +849,45 @@ impl<'a> Simulation<'a> {
             self.rounds,
             &placements,
         )?;
+        let runs = self.planned_runs(&placements, &remaining);
+        let end = self.round_end(&runs)?;
+        self.recorder.contention(t, end, self.live().len());
+        let idle = idle_gpus_a_waiting_job_fits(cluster, jobs, self.live(), &placements);
+        self.recorder.idle_while_waiting(idle * (end - t));
+        let placed_now: Vec<usize> = if self.last_pieces.is_empty() {
+            Vec::new()
+        } else {
+            placements.iter().map(|p| p.job).collect()
+        };
+        let finished = self.run_placements(placements, runs, end);
+        self.release_unplaced(placed_now);
+        self.remove_finished(&finished);
+        self.t = end;
+        Ok(true)
+    }
 
-        // When each placed job would finish if the round were long enough.
+    /// Jobs arrived by now join the active ones (those that can run somewhere).
+    fn admit_arrivals(&mut self) {
+        let jobs = self.jobs;
+        while self.next < self.order.len() && jobs[self.order[self.next]].arrival <= self.t {
+            let i = self.order[self.next];
+            if self.runnable[i] {
+                self.recorder.admit(i);
+                self.active_rank.push(self.hot.job[i].rank);
+                self.active.push(JobState {
+                    job: i,
+                    remaining_steps: jobs[i].total_steps,
+                    attained_gpu_s: 0.0,
+                });
+            }
+            self.next += 1;
+        }
+    }
+
+    /// Each placement's run: its job's slot, its rate, its overhead (a restart after moving, a
+    /// sync across copies), and when it would finish if the round were long enough.
+    fn planned_runs(&self, placements: &[Placement], remaining: &[f64]) -> Vec<Run> {
+        let (cluster, jobs, config) = (self.cluster, self.jobs, self.config);
         let mut runs = Vec::with_capacity(placements.len());
         for (k, p) in placements.iter().enumerate() {
             let hot = &self.hot;
@@ -869,10 +913,17 @@ impl<'a> Simulation<'a> {
             if copies(p) > 1 {
                 overhead += config.sync_overhead_s;
             }
-            let finish = t + overhead + remaining[k] / rate;
+            let finish = self.t + overhead + remaining[k] / rate;
             runs.push((state, rate, overhead, finish));
         }
-        let end = if runs.is_empty() {
+        runs
+    }
+
+    /// When the round ends: at its length, or when its last run finishes if sooner. A round
+    /// with nothing placed counts toward the stall limit.
+    fn round_end(&mut self, runs: &[Run]) -> Result<f64, SimError> {
+        let (t, config) = (self.t, self.config);
+        if runs.is_empty() {
             self.idle_rounds += 1;
             if self.idle_rounds > config.max_idle_rounds {
                 return Err(SimError::Stalled(format!(
@@ -881,22 +932,23 @@ impl<'a> Simulation<'a> {
                     config.max_idle_rounds
                 )));
             }
-            t + config.round_s
-        } else {
-            self.idle_rounds = 0;
-            let last_finish = runs.iter().map(|r| r.3).fold(f64::NEG_INFINITY, f64::max);
-            last_finish.min(t + config.round_s)
-        };
-        self.recorder.contention(t, end, self.live().len());
-        let idle = idle_gpus_a_waiting_job_fits(cluster, jobs, self.live(), &placements);
-        self.recorder.idle_while_waiting(idle * (end - t));
+            return Ok(t + config.round_s);
+        }
+        self.idle_rounds = 0;
+        let last_finish = runs.iter().map(|r| r.3).fold(f64::NEG_INFINITY, f64::max);
+        Ok(last_finish.min(t + config.round_s))
+    }
 
+    /// Runs each placement until `end`: what each job ran on, its steps and GPU-seconds, and
+    /// its finish; returns the slots of the jobs that finished.
+    fn run_placements(
+        &mut self,
+        placements: Vec<Placement>,
+        runs: Vec<Run>,
+        end: f64,
+    ) -> Vec<usize> {
+        let (cluster, jobs, config, t) = (self.cluster, self.jobs, self.config, self.t);
         let mut finished = Vec::new();
-        let placed_now: Vec<usize> = if self.last_pieces.is_empty() {
-            Vec::new()
-        } else {
-            placements.iter().map(|p| p.job).collect()
-        };
         self.last_round.clear();
         for (p, (state, rate, overhead, finish)) in placements.into_iter().zip(runs) {
             let held_until = finish.min(end);
@@ -953,21 +1005,27 @@ impl<'a> Simulation<'a> {
                 *held = Some(p.pieces);
             }
         }
-        // Jobs placed last round but not this one lose their GPUs (a later start elsewhere pays
-        // the overhead); only they can hold any.
-        if !self.last_pieces.is_empty() {
-            for &job in &self.held_last_round {
-                if self.hot.job[job].placed_in != self.rounds {
-                    self.last_pieces[job] = None;
-                }
-            }
-            self.held_last_round = placed_now;
+        finished
+    }
+
+    /// Jobs placed last round but not this one lose their GPUs (a later start elsewhere pays
+    /// the overhead); only they can hold any.
+    fn release_unplaced(&mut self, placed_now: Vec<usize>) {
+        if self.last_pieces.is_empty() {
+            return;
         }
-        self.remove_finished(&finished);
-        self.t = end;
-        Ok(true)
+        for &job in &self.held_last_round {
+            if self.hot.job[job].placed_in != self.rounds {
+                self.last_pieces[job] = None;
+            }
+        }
+        self.held_last_round = placed_now;
     }
 }
+
+/// A placement's run in a round: its job's slot in the live range, its rate, its overhead in
+/// seconds, and when it would finish.
+type Run = (usize, f64, f64, f64);
 
 #[cfg(test)]
 mod tests {
