@@ -51,42 +51,30 @@ pub fn module_graph(src: &Path) -> Result<BTreeMap<String, BTreeSet<String>>, St
         }
     }
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut stack = vec![src.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for entry in entries {
-            let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if path.extension().is_none_or(|x| x != "rs") {
-                continue;
-            }
-            let rel = path.strip_prefix(src).unwrap_or(&path);
-            let top = rel
-                .components()
-                .next()
-                .map(|c| {
-                    c.as_os_str()
-                        .to_string_lossy()
-                        .trim_end_matches(".rs")
-                        .to_string()
-                })
-                .unwrap_or_default();
-            if top == "lib" || top == "main" {
-                continue;
-            }
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let at_top = rel.components().count() == 1;
-            let refs = references(&text, at_top)
-                .into_iter()
-                .map(|r| reexported.get(&r).cloned().unwrap_or(r))
-                .filter(|r| *r != top)
-                .collect::<Vec<_>>();
-            graph.entry(top).or_default().extend(refs);
+    for path in crate::policy_names::rust_files(src)? {
+        let rel = path.strip_prefix(src).unwrap_or(&path);
+        let top = rel
+            .components()
+            .next()
+            .map(|c| {
+                c.as_os_str()
+                    .to_string_lossy()
+                    .trim_end_matches(".rs")
+                    .to_string()
+            })
+            .unwrap_or_default();
+        if top == "lib" || top == "main" {
+            continue;
         }
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let at_top = rel.components().count() == 1;
+        let refs = references(&text, at_top)
+            .into_iter()
+            .map(|r| reexported.get(&r).cloned().unwrap_or(r))
+            .filter(|r| *r != top)
+            .collect::<Vec<_>>();
+        graph.entry(top).or_default().extend(refs);
     }
     // Only the crate's own modules (`crate::Scenario` that no re-export names is left out).
     let modules: BTreeSet<String> = graph.keys().cloned().collect();

@@ -10,8 +10,9 @@
 //! - `cargo xtask reproduce`: regenerate REPRODUCTION.md (the seed systems' claims on our engine).
 //! - `cargo xtask bench-oef [TENANTS...]`: oef-coop against HiGHS on the same instances.
 //! - `cargo xtask screenshot`: the README's picture of the playground, `docs/playground.png`.
-//! - `cargo xtask check-docs`: the documentation's relative links and anchors, and the modules'
-//!   import layering (both also in `test`).
+//! - `cargo xtask check-docs`: the documentation's relative links and anchors, the modules'
+//!   import layering, and that no code compares with a policy's name outside the policies' own
+//!   files (all also in `test`).
 //! - `cargo xtask doc-moved OLD.md`: which sentences of an old Markdown file are in no file today.
 //! - `cargo xtask glossary`: `docs/glossary.md` and `docs/tour.md` from the page's definitions and tour (`www/explain.json`).
 
@@ -22,6 +23,7 @@ mod docs;
 mod glossary;
 mod guide;
 mod layers;
+mod policy_names;
 mod python;
 mod reproduce;
 mod serve;
@@ -56,8 +58,10 @@ tasks:
   screenshot                      build the site and write the README's picture of the
                                   playground, docs/playground.png (at most 100 KB)
   check-docs                      check the Markdown files' relative links and anchors, and
-                                  that no crate's modules import each other in a circle, and
-                                  that docs/glossary.md is current (test runs them too)
+                                  that no crate's modules import each other in a circle, that
+                                  no code compares with a policy's name outside the
+                                  policies' files, and that docs/glossary.md is current (test
+                                  runs them too)
   doc-moved OLD.md                list the sentences of OLD.md that no Markdown file holds
                                   today (after moving text between pages)
   glossary                        write docs/glossary.md and docs/tour.md from the page's data file
@@ -81,7 +85,8 @@ fn main() -> ExitCode {
         Some("screenshot") if args.len() == 1 => serve::screenshot(),
         Some("check-docs") if args.len() == 1 => docs::check(&project_root())
             .and_then(|()| glossary::check(&project_root()))
-            .and_then(|()| layers::check(&project_root())),
+            .and_then(|()| layers::check(&project_root()))
+            .and_then(|()| policy_names::check(&project_root())),
         Some("glossary") if args.len() == 1 => glossary::write(&project_root()),
         Some("doc-moved") if args.len() == 2 => {
             docs::moved(&project_root(), std::path::Path::new(&args[1]))

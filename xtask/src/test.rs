@@ -42,6 +42,8 @@ pub fn run() -> Result<(), String> {
     crate::glossary::check(&root)?;
     eprintln!("==> module imports run one way (no cycle among a crate's top-level modules)");
     crate::layers::check(&root)?;
+    eprintln!("==> no code compares with a policy's name outside the policies' own files");
+    crate::policy_names::check(&root)?;
     cmd::run("rustfmt check", &mut cargo(&["fmt", "--all", "--check"]))?;
     cmd::run(
         "clippy (native, warnings denied)",
@@ -99,7 +101,18 @@ pub fn run() -> Result<(), String> {
         .env("CHROMEDRIVER", setup::CHROMEDRIVER),
     )?;
 
-    let dist = serve::build_site(&tools)?;
+    site_tests(&root, &tools)?;
+    eprintln!(
+        "\nAll checks passed in {:.0} s.",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The built site: its download sizes against the budgets, then the end-to-end tests against it,
+/// served at the root and at a sub-path.
+fn site_tests(root: &std::path::Path, tools: &setup::Tools) -> Result<(), String> {
+    let dist = serve::build_site(tools)?;
     cmd::run(
         "download size (gzip -9 and brotli of what the browser fetches)",
         Command::new("node")
@@ -114,7 +127,7 @@ pub fn run() -> Result<(), String> {
                 &MODULE_PAGE_GZIP_MAX.to_string(),
             ])
             .env("PATH", tools.path())
-            .current_dir(&root),
+            .current_dir(root),
     )?;
     let server = serve::bind("127.0.0.1", 0)?;
     let url = format!(
@@ -150,11 +163,7 @@ pub fn run() -> Result<(), String> {
             .env("FAIRGROUND_URL", &url)
             .env("FAIRGROUND_SUB_PATH_URL", &sub_url)
             .env("CHROMIUM", setup::CHROMIUM)
-            .current_dir(&root),
+            .current_dir(root),
     )?;
-    eprintln!(
-        "\nAll checks passed in {:.0} s.",
-        start.elapsed().as_secs_f64()
-    );
     Ok(())
 }

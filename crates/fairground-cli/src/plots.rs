@@ -80,68 +80,129 @@ fn mean(v: &[f64]) -> f64 {
 /// Writes the plots of the sweep in `dir`; returns the files written.
 pub fn write_plots(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let (head, rows) = read_csv(&dir.join("results.csv"))?;
-    let col = |name: &str| head.iter().position(|c| c == name);
-    let policy_col = col("policy").ok_or("results.csv has no policy column")?;
-    let (jct_col, case_col) = (col("avg_jct_h").ok_or("results.csv has no avg_jct_h")?, 0);
-    let axes: Vec<(usize, &str)> = (1..policy_col).map(|k| (k, head[k].as_str())).collect();
-    let load = axes
-        .iter()
-        .find(|(_, a)| *a == "jobs_per_hour")
-        .map(|a| a.0);
-    let seed = axes.iter().find(|(_, a)| *a == "seed").map(|a| a.0);
-    let others: Vec<(usize, &str)> = axes
-        .iter()
-        .copied()
-        .filter(|(k, _)| Some(*k) != load && Some(*k) != seed)
-        .collect();
+    let layout = Columns::of(&head)?;
     let mut policies: Vec<String> = Vec::new();
     for r in &rows {
-        if !policies.contains(&r[policy_col]) {
-            policies.push(r[policy_col].clone());
+        if !policies.contains(&r[layout.policy]) {
+            policies.push(r[layout.policy].clone());
         }
     }
-    let group_of =
-        |r: &[String]| -> String { others.iter().map(|&(k, a)| name_part(a, &r[k])).collect() };
     let plots = dir.join("plots");
     std::fs::create_dir_all(&plots).map_err(|e| format!("{}: {e}", plots.display()))?;
     let mut written = Vec::new();
     let mut write = |name: String, series: Vec<Series>, x: &str, y: &str| -> Result<(), String> {
         let path = plots.join(format!("{name}.svg"));
-        let mut chart = line_chart(&series, x, y, &name, WIDE);
-        // The page styles its charts with its stylesheet; a file carries the same look inline.
-        chart
-            .children
-            .insert(0, SvgNode::new("style").text(FILE_STYLE));
-        chart.children.insert(
-            0,
-            SvgNode::new("rect")
-                .attr("width", "100%")
-                .attr("height", "100%")
-                .attr("fill", "white"),
-        );
-        let svg = chart.to_svg_text();
-        std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, chart_file(&series, x, y, &name))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         written.push(path);
         Ok(())
     };
-
-    // Average JCT against load, by group.
-    if let Some(load) = load {
-        let mut groups: BTreeMap<String, BTreeMap<&str, BTreeMap<u64, Vec<f64>>>> = BTreeMap::new();
-        for r in &rows {
-            let (Ok(x), Ok(jct)) = (r[load].parse::<f64>(), r[jct_col].parse::<f64>()) else {
-                continue;
-            };
-            groups
-                .entry(group_of(r))
-                .or_default()
-                .entry(r[policy_col].as_str())
-                .or_default()
-                .entry(x.to_bits())
-                .or_default()
-                .push(jct);
+    if let Some(load) = layout.load {
+        let y = if layout.seed.is_some() {
+            "average JCT, hours (band: range over seeds)"
+        } else {
+            "average JCT (hours)"
+        };
+        for (group, series) in jct_by_load(&layout, load, &rows, &policies) {
+            write(format!("avg_jct{group}"), series, "load (jobs per hour)", y)?;
         }
-        for (group, by_policy) in groups {
+    }
+    let quantiles_path = dir.join("jct_quantiles.csv");
+    if quantiles_path.exists() {
+        let (_, qrows) = read_csv(&quantiles_path)?;
+        for (name, series) in jct_cdfs(&layout, &rows, &qrows, &policies) {
+            write(name, series, "JCT (hours)", "share of jobs")?;
+        }
+    }
+    Ok(written)
+}
+
+/// A plot as an SVG file: the page's line chart, with its stylesheet inline and a white ground.
+fn chart_file(series: &[Series], x: &str, y: &str, name: &str) -> String {
+    let mut chart = line_chart(series, x, y, name, WIDE);
+    // The page styles its charts with its stylesheet; a file carries the same look inline.
+    chart
+        .children
+        .insert(0, SvgNode::new("style").text(FILE_STYLE));
+    chart.children.insert(
+        0,
+        SvgNode::new("rect")
+            .attr("width", "100%")
+            .attr("height", "100%")
+            .attr("fill", "white"),
+    );
+    chart.to_svg_text()
+}
+
+/// Where `results.csv` keeps what the plots read: the policy and average JCT columns, the load
+/// and seed axes if the grid has them, and the other axes, which name a plot's group.
+struct Columns {
+    policy: usize,
+    jct: usize,
+    load: Option<usize>,
+    seed: Option<usize>,
+    others: Vec<(usize, String)>,
+}
+
+impl Columns {
+    fn of(head: &[String]) -> Result<Columns, String> {
+        let col = |name: &str| head.iter().position(|c| c == name);
+        let policy = col("policy").ok_or("results.csv has no policy column")?;
+        let jct = col("avg_jct_h").ok_or("results.csv has no avg_jct_h")?;
+        let axes: Vec<(usize, &str)> = (1..policy).map(|k| (k, head[k].as_str())).collect();
+        let load = axes
+            .iter()
+            .find(|(_, a)| *a == "jobs_per_hour")
+            .map(|a| a.0);
+        let seed = axes.iter().find(|(_, a)| *a == "seed").map(|a| a.0);
+        let others = axes
+            .iter()
+            .filter(|(k, _)| Some(*k) != load && Some(*k) != seed)
+            .map(|&(k, a)| (k, a.to_string()))
+            .collect();
+        Ok(Columns {
+            policy,
+            jct,
+            load,
+            seed,
+            others,
+        })
+    }
+
+    /// A row's group: its values on the axes other than load and seed, as a file name's part.
+    fn group_of(&self, r: &[String]) -> String {
+        self.others
+            .iter()
+            .map(|(k, a)| name_part(a, &r[*k]))
+            .collect()
+    }
+}
+
+/// Average JCT against load, one plot per group: a line per policy, banded by the range over
+/// seeds when there are several.
+fn jct_by_load(
+    layout: &Columns,
+    load: usize,
+    rows: &[Vec<String>],
+    policies: &[String],
+) -> Vec<(String, Vec<Series>)> {
+    let mut groups: BTreeMap<String, BTreeMap<&str, BTreeMap<u64, Vec<f64>>>> = BTreeMap::new();
+    for r in rows {
+        let (Ok(x), Ok(jct)) = (r[load].parse::<f64>(), r[layout.jct].parse::<f64>()) else {
+            continue;
+        };
+        groups
+            .entry(layout.group_of(r))
+            .or_default()
+            .entry(r[layout.policy].as_str())
+            .or_default()
+            .entry(x.to_bits())
+            .or_default()
+            .push(jct);
+    }
+    groups
+        .into_iter()
+        .map(|(group, by_policy)| {
             let series = policies
                 .iter()
                 .filter_map(|p| {
@@ -168,51 +229,51 @@ pub fn write_plots(dir: &Path) -> Result<Vec<PathBuf>, String> {
                     Some(s)
                 })
                 .collect();
-            let y = if seed.is_some() {
-                "average JCT, hours (band: range over seeds)"
-            } else {
-                "average JCT (hours)"
-            };
-            write(format!("avg_jct{group}"), series, "load (jobs per hour)", y)?;
-        }
-    }
+            (group, series)
+        })
+        .collect()
+}
 
-    // JCT CDFs per load (or per case when there is no load axis), by group.
-    let quantiles_path = dir.join("jct_quantiles.csv");
-    if quantiles_path.exists() {
-        let (_, qrows) = read_csv(&quantiles_path)?;
-        // case key -> the results row that names its axes' values.
-        let case_rows: BTreeMap<&str, &Vec<String>> =
-            rows.iter().map(|r| (r[case_col].as_str(), r)).collect();
-        // plot name -> policy -> quantile index -> JCTs over seeds.
-        let mut plots_q: BTreeMap<String, BTreeMap<&str, BTreeMap<usize, Vec<f64>>>> =
-            BTreeMap::new();
-        for q in &qrows {
-            // A hand-edited file may have fewer columns: such rows are skipped, not read.
-            let [case, policy, share, jct, ..] = q.as_slice() else {
-                continue;
-            };
-            let Some(r) = case_rows.get(case.as_str()) else {
-                continue;
-            };
-            let (Ok(share), Ok(jct)) = (share.parse::<f64>(), jct.parse::<f64>()) else {
-                continue;
-            };
-            let mut name = "jct_cdf".to_string();
-            if let Some(load) = load {
-                name.push_str(&name_part("jobs_per_hour", &r[load]));
-            }
-            name.push_str(&group_of(r));
-            plots_q
-                .entry(name)
-                .or_default()
-                .entry(policy.as_str())
-                .or_default()
-                .entry((share * (QUANTILES - 1) as f64).round() as usize)
-                .or_default()
-                .push(jct);
+/// JCT CDFs per load (or per case when there is no load axis), by group: a line per policy, its
+/// quantiles averaged over seeds.
+fn jct_cdfs(
+    layout: &Columns,
+    rows: &[Vec<String>],
+    qrows: &[Vec<String>],
+    policies: &[String],
+) -> Vec<(String, Vec<Series>)> {
+    // case key -> the results row that names its axes' values.
+    let case_rows: BTreeMap<&str, &Vec<String>> = rows.iter().map(|r| (r[0].as_str(), r)).collect();
+    // plot name -> policy -> quantile index -> JCTs over seeds.
+    let mut plots_q: BTreeMap<String, BTreeMap<&str, BTreeMap<usize, Vec<f64>>>> = BTreeMap::new();
+    for q in qrows {
+        // A hand-edited file may have fewer columns: such rows are skipped, not read.
+        let [case, policy, share, jct, ..] = q.as_slice() else {
+            continue;
+        };
+        let Some(r) = case_rows.get(case.as_str()) else {
+            continue;
+        };
+        let (Ok(share), Ok(jct)) = (share.parse::<f64>(), jct.parse::<f64>()) else {
+            continue;
+        };
+        let mut name = "jct_cdf".to_string();
+        if let Some(load) = layout.load {
+            name.push_str(&name_part("jobs_per_hour", &r[load]));
         }
-        for (name, by_policy) in plots_q {
+        name.push_str(&layout.group_of(r));
+        plots_q
+            .entry(name)
+            .or_default()
+            .entry(policy.as_str())
+            .or_default()
+            .entry((share * (QUANTILES - 1) as f64).round() as usize)
+            .or_default()
+            .push(jct);
+    }
+    plots_q
+        .into_iter()
+        .map(|(name, by_policy)| {
             let series = policies
                 .iter()
                 .filter_map(|p| {
@@ -224,10 +285,9 @@ pub fn write_plots(dir: &Path) -> Result<Vec<PathBuf>, String> {
                     Some(Series::new(p.clone(), points))
                 })
                 .collect();
-            write(name, series, "JCT (hours)", "share of jobs")?;
-        }
-    }
-    Ok(written)
+            (name, series)
+        })
+        .collect()
 }
 
 #[cfg(test)]

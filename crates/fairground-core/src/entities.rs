@@ -131,10 +131,36 @@ pub(crate) fn check(
             )),
         }
     }
-    // A cycle: following parents from an entity comes back to it. Reported once, at the
-    // cycle's first entity in the list, with the loop spelled out from there. Each entity is
-    // walked once (0: not seen, 1: on the walk now, 2: done), so a long chain of parents costs
-    // its length, not its square.
+    report_cycles(entities, &parent, problems);
+    let mut entity_of = vec![None; tenant_entities.len()];
+    for (i, entity) in tenant_entities.iter().enumerate() {
+        let Some(name) = entity else { continue };
+        match index.get(name) {
+            Some(&e) => entity_of[i] = Some(e),
+            None => problems.push(Problem::new(
+                format!("tenants[{i}].entity"),
+                format!("names no entity '{name}' ({})", known()),
+            )),
+        }
+    }
+    if problems.len() > before {
+        return None;
+    }
+    report_empty(entities, &parent, &entity_of, problems);
+    (problems.len() == before).then(|| EntityTree {
+        names: entities.iter().map(|e| e.name.clone()).collect(),
+        weight: entities.iter().map(|e| e.weight).collect(),
+        within: entities.iter().map(|e| e.within).collect(),
+        parent,
+        entity_of,
+    })
+}
+
+/// A cycle: following parents from an entity comes back to it. Reported once, at the cycle's
+/// first entity in the list, with the loop spelled out from there. Each entity is walked once
+/// (0: not seen, 1: on the walk now, 2: done), so a long chain of parents costs its length, not
+/// its square.
+fn report_cycles(entities: &[Entity], parent: &[Option<usize>], problems: &mut Vec<Problem>) {
     let mut state = vec![0u8; entities.len()];
     let mut cycles: Vec<Vec<usize>> = Vec::new();
     for start in 0..entities.len() {
@@ -177,21 +203,15 @@ pub(crate) fn check(
             ),
         ));
     }
-    let mut entity_of = vec![None; tenant_entities.len()];
-    for (i, entity) in tenant_entities.iter().enumerate() {
-        let Some(name) = entity else { continue };
-        match index.get(name) {
-            Some(&e) => entity_of[i] = Some(e),
-            None => problems.push(Problem::new(
-                format!("tenants[{i}].entity"),
-                format!("names no entity '{name}' ({})", known()),
-            )),
-        }
-    }
-    if problems.len() > before {
-        return None;
-    }
-    // Every entity needs a tenant somewhere below it (else its weight would go nowhere).
+}
+
+/// Every entity needs a tenant somewhere below it (else its weight would go nowhere).
+fn report_empty(
+    entities: &[Entity],
+    parent: &[Option<usize>],
+    entity_of: &[Option<usize>],
+    problems: &mut Vec<Problem>,
+) {
     let mut has_tenant = vec![false; entities.len()];
     for e in entity_of.iter().flatten() {
         let mut at = Some(*e);
@@ -214,13 +234,6 @@ pub(crate) fn check(
             ));
         }
     }
-    (problems.len() == before).then(|| EntityTree {
-        names: entities.iter().map(|e| e.name.clone()).collect(),
-        weight: entities.iter().map(|e| e.weight).collect(),
-        within: entities.iter().map(|e| e.within).collect(),
-        parent,
-        entity_of,
-    })
 }
 
 /// Each tenant's priority weight for one round of water filling: the root's weight of 1 passed

@@ -476,54 +476,27 @@ pub fn csv_trace(
     profiles: Option<(&Profiles, &ServerShape)>,
 ) -> Result<Vec<Job>, SimError> {
     let (mut reader, headers) = csv_reader(text)?;
-    let column = |name: &str| headers.iter().position(|h| h == name);
-    let required = [
-        "tenant",
-        "job_type",
-        "arrival_s",
-        "total_steps",
-        "scale_factor",
-    ];
-    let mut cols = Vec::new();
-    for name in required {
-        cols.push(column(name).ok_or_else(|| {
-            SimError::Input(format!(
-                "CSV header: no '{name}' column (required: {})",
-                required.join(", ")
-            ))
-        })?);
-    }
-    let id_col = column("id");
-    let mem_col = column("gpu_mem_mb");
-    let own: Vec<(usize, usize)> = types
-        .iter()
-        .enumerate()
-        .filter_map(|(j, t)| column(&format!("throughput.{t}")).map(|c| (j, c)))
-        .collect();
+    let columns = CsvColumns::of(&headers, types)?;
     let mut jobs = Vec::new();
     // id -> the line that gave it, so a repeated id names both lines.
     let mut id_line: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     for (n, record) in reader.records().enumerate() {
         let at = format!("CSV line {}", n + 2);
         let record = record.map_err(|e| SimError::Input(format!("{at}: {e}")))?;
-        let field = |c: usize| record.get(c).unwrap_or("");
-        let number = |c: usize| -> Result<f64, SimError> {
-            field(c).parse::<f64>().map_err(|_| {
-                SimError::Input(format!(
-                    "{at}: '{}' in column '{}' is not a number",
-                    field(c),
-                    &headers[c]
-                ))
-            })
+        let row = CsvRow {
+            at: &at,
+            record: &record,
+            headers: &headers,
         };
-        let scale = number(cols[4])?;
+        let cols = &columns.required;
+        let scale = row.number(cols[4])?;
         if scale < 1.0 || scale.fract() != 0.0 {
             return Err(SimError::Input(format!(
                 "{at}: scale_factor must be a whole number >= 1"
             )));
         }
         let scale_factor = scale as u32;
-        let job_type = field(cols[1]).to_string();
+        let job_type = row.field(cols[1]).to_string();
         let profiled = profiles.filter(|(p, _)| p.models.contains_key(&job_type));
         let resources = match profiled {
             Some((p, shape)) => Some(
@@ -532,31 +505,10 @@ pub fn csv_trace(
             ),
             None => None,
         };
-        let rate = if own.is_empty() {
-            match profiled {
-                Some((p, _)) => {
-                    let iter_time = p.models[&job_type].iter_time_s;
-                    vec![1.0 / iter_time; types.len()]
-                }
-                None => table.rates(&job_type, scale_factor, types).map_err(|e| {
-                    let also = if profiles.is_some() {
-                        " and no model profile of that name"
-                    } else {
-                        ""
-                    };
-                    SimError::Input(format!("{at}: {e}{also}"))
-                })?,
-            }
-        } else {
-            let mut rate = vec![0.0; types.len()];
-            for &(j, c) in &own {
-                rate[j] = number(c)?;
-            }
-            rate
-        };
-        let gpu_mem_mb = match mem_col.map(|c| (c, field(c))) {
+        let rate = columns.rate(&row, (&job_type, scale_factor), table, types, profiles)?;
+        let gpu_mem_mb = match columns.mem.map(|c| (c, row.field(c))) {
             Some((c, text)) if !text.is_empty() => {
-                let mb = number(c)?;
+                let mb = row.number(c)?;
                 if !(mb.is_finite() && mb > 0.0) {
                     return Err(SimError::Input(format!("{at}: gpu_mem_mb must be > 0 MB")));
                 }
@@ -564,18 +516,8 @@ pub fn csv_trace(
             }
             _ => model_memory_mb(&job_type),
         };
-        let id = match id_col {
-            Some(c) => {
-                let id = number(c)?;
-                // Whole, >= 0 and exact in f64 (ids beyond 2^53 would collide silently).
-                if !(id >= 0.0 && id.fract() == 0.0 && id <= 9_007_199_254_740_992.0) {
-                    return Err(SimError::Input(format!(
-                        "{at}: id must be a whole number >= 0 (got '{}')",
-                        field(c)
-                    )));
-                }
-                id as usize
-            }
+        let id = match columns.id {
+            Some(c) => row.id(c)?,
             None => jobs.len(),
         };
         if let Some(first) = id_line.insert(id, n + 2) {
@@ -586,10 +528,10 @@ pub fn csv_trace(
         }
         let job = Job {
             id,
-            tenant: field(cols[0]).to_string(),
+            tenant: row.field(cols[0]).to_string(),
             job_type,
-            arrival: number(cols[2])?,
-            total_steps: number(cols[3])?,
+            arrival: row.number(cols[2])?,
+            total_steps: row.number(cols[3])?,
             scale_factor,
             rate,
             resources,
@@ -600,6 +542,119 @@ pub fn csv_trace(
         jobs.push(job);
     }
     Ok(jobs)
+}
+
+/// Where a CSV trace keeps each field: the required columns (in [`CSV_REQUIRED`]'s order), the
+/// optional id and GPU memory, and the types' own throughput columns.
+struct CsvColumns {
+    required: Vec<usize>,
+    id: Option<usize>,
+    mem: Option<usize>,
+    own: Vec<(usize, usize)>,
+}
+
+/// A CSV trace's required columns.
+const CSV_REQUIRED: [&str; 5] = [
+    "tenant",
+    "job_type",
+    "arrival_s",
+    "total_steps",
+    "scale_factor",
+];
+
+impl CsvColumns {
+    fn of(headers: &csv::StringRecord, types: &[String]) -> Result<CsvColumns, SimError> {
+        let column = |name: &str| headers.iter().position(|h| h == name);
+        let mut required = Vec::new();
+        for name in CSV_REQUIRED {
+            required.push(column(name).ok_or_else(|| {
+                SimError::Input(format!(
+                    "CSV header: no '{name}' column (required: {})",
+                    CSV_REQUIRED.join(", ")
+                ))
+            })?);
+        }
+        Ok(CsvColumns {
+            required,
+            id: column("id"),
+            mem: column("gpu_mem_mb"),
+            own: types
+                .iter()
+                .enumerate()
+                .filter_map(|(j, t)| column(&format!("throughput.{t}")).map(|c| (j, c)))
+                .collect(),
+        })
+    }
+
+    /// A job's steps/s on each type: its row's own throughput columns, else its profile's one
+    /// iteration per `iter_time_s`, else the table's.
+    fn rate(
+        &self,
+        row: &CsvRow,
+        (job_type, scale_factor): (&str, u32),
+        table: &ThroughputTable,
+        types: &[String],
+        profiles: Option<(&Profiles, &ServerShape)>,
+    ) -> Result<Vec<f64>, SimError> {
+        if !self.own.is_empty() {
+            let mut rate = vec![0.0; types.len()];
+            for &(j, c) in &self.own {
+                rate[j] = row.number(c)?;
+            }
+            return Ok(rate);
+        }
+        match profiles.filter(|(p, _)| p.models.contains_key(job_type)) {
+            Some((p, _)) => {
+                let iter_time = p.models[job_type].iter_time_s;
+                Ok(vec![1.0 / iter_time; types.len()])
+            }
+            None => table.rates(job_type, scale_factor, types).map_err(|e| {
+                let also = if profiles.is_some() {
+                    " and no model profile of that name"
+                } else {
+                    ""
+                };
+                SimError::Input(format!("{}: {e}{also}", row.at))
+            }),
+        }
+    }
+}
+
+/// A CSV trace's line: its fields, and its numbers with a located error.
+struct CsvRow<'a> {
+    at: &'a str,
+    record: &'a csv::StringRecord,
+    headers: &'a csv::StringRecord,
+}
+
+impl CsvRow<'_> {
+    fn field(&self, c: usize) -> &str {
+        self.record.get(c).unwrap_or("")
+    }
+
+    fn number(&self, c: usize) -> Result<f64, SimError> {
+        self.field(c).parse::<f64>().map_err(|_| {
+            SimError::Input(format!(
+                "{}: '{}' in column '{}' is not a number",
+                self.at,
+                self.field(c),
+                &self.headers[c]
+            ))
+        })
+    }
+
+    /// A job's id: whole, >= 0 and exact in f64 (ids beyond 2^53 would collide silently).
+    fn id(&self, c: usize) -> Result<usize, SimError> {
+        let id = self.number(c)?;
+        if !(id >= 0.0 && id.fract() == 0.0 && id <= 9_007_199_254_740_992.0) {
+            return Err(SimError::Input(format!(
+                "{}: id must be a whole number >= 0 (got '{}')",
+                self.at,
+                self.field(c)
+            )));
+        }
+        Ok(id as usize)
+    }
 }
 
 /// A digest of a workload's exact bits (FNV-1a over ids, arrivals, steps, scale factors), to

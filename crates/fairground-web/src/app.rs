@@ -179,28 +179,11 @@ struct PlaygroundProps {
 
 #[component]
 fn Playground(props: &PlaygroundProps) -> Html {
-    let opening = props.opening.clone();
     // The view and policy the link was made on (a speaker's link per slide).
     let view = use_memo((), |_| codec::View::of(&storage::location_hash()));
     let state = {
-        let view = view.clone();
-        use_reducer(move || {
-            let (draft, saved_policy, notice) = storage::initial(&opening);
-            let policy = view
-                .policy
-                .clone()
-                .filter(|p| policies::info(p).is_some())
-                .unwrap_or(saved_policy);
-            let mut state = AppState::new(draft, &policy);
-            if let Some(mode) = view.view.as_deref().and_then(Mode::from_name) {
-                state.mode = mode;
-            }
-            if state.notice.is_none() {
-                state.notice = notice;
-            }
-            state.solve_on_page();
-            state
-        })
+        let (opening, view) = (props.opening.clone(), view.clone());
+        use_reducer(move || opening_state(&opening, &view))
     };
     // The simulator tab mounts on first visit and then stays, so a run survives switching away.
     let opens_on_simulation = view.view.as_deref() == Some(SIMULATION_VIEW);
@@ -210,165 +193,18 @@ fn Playground(props: &PlaygroundProps) -> Html {
     // The guided tour's step on screen (a link can open on one).
     let tour = use_state(|| crate::tour::step_of(&storage::location_hash()).filter(|_| !embed));
     let runner = use_oneshot_runner::<SolveTask>();
-
-    // Solve each new generation in the worker (coalesced); the reducer drops stale answers.
-    let queue = use_mut_ref(SolveQueue::default);
-    {
-        let (state, runner) = (state.clone(), runner.clone());
-        use_effect_with(state.generation, move |&generation| {
-            let Some(scenario) = state.solvable.clone() else {
-                return;
-            };
-            let inline_done = state
-                .results
-                .as_ref()
-                .is_some_and(|r| r.generation == generation);
-            // Nothing left to do when the page already solved it inline and wants no probe.
-            let job = (!inline_done || state.want_sp).then(|| Job {
-                generation,
-                scenario,
-                policies: state.policies_to_run(),
-                frontier_step: state.frontier_step(),
-                // Already solved inline: go straight to the probe.
-                sp_probe: inline_done,
-                probe_after: !inline_done && state.want_sp,
-            });
-            queue.borrow_mut().wanted = job;
-            pump(queue, runner, state.dispatcher());
-        });
-    }
-    // Watchdog: say so if the worker never answers; the draft stays as it is.
-    {
-        let state = state.clone();
-        use_effect_with(
-            (state.generation, state.solving),
-            move |&(generation, solving)| {
-                let timer = solving.then(|| {
-                Timeout::new(WATCHDOG_MS, move || {
-                    state.dispatch(Action::SolveFailed {
-                        generation,
-                        message: "The solver did not answer within 30 s. Your edits are kept; reload the page to restart it.".into(),
-                    })
-                })
-            });
-                move || drop(timer)
-            },
-        );
-    }
-    // Autosave the draft as typed, and the valid scenario into the URL (not in embed mode: an
-    // embedded chart must not overwrite the reader's own work). Writing a long address costs the
-    // browser tens of milliseconds, so a link past LONG_LINK waits for a pause in typing.
-    {
-        let state = state.clone();
-        let on_screen = if *simulating {
-            SIMULATION_VIEW
-        } else {
-            state.mode.name()
-        };
-        use_effect_with(
-            (state.draft.clone(), state.policy.clone(), on_screen, *tour),
-            move |(draft, policy, on_screen, tour)| {
-                let view = codec::View {
-                    view: (!on_screen.is_empty()).then(|| on_screen.to_string()),
-                    policy: Some(policy.clone()),
-                    tour: tour.map(|k| (k + 1).to_string()),
-                };
-                let mut pending = None;
-                // Set when a newer edit replaces this one: a link packed for it is not written.
-                let stale = Rc::new(std::cell::Cell::new(false));
-                if !storage::embed_mode() {
-                    match state.solvable.clone() {
-                        // Packing the link (JSON, deflate, base64) waits too.
-                        Some(scenario) if cells(&scenario) > LONG_LINK_CELLS => {
-                            let stale = stale.clone();
-                            pending = Some(Timeout::new(LINK_PAUSE_MS, move || {
-                                write_link(scenario, view, stale)
-                            }));
-                        }
-                        Some(scenario) => write_link(scenario, view, stale.clone()),
-                        None => {}
-                    }
-                    storage::save(draft, policy);
-                }
-                move || {
-                    stale.set(true);
-                    drop(pending)
-                }
-            },
-        );
-    }
-
-    // The draft as it is when the page goes away (a reload, a closed tab): the effect above saves
-    // after each render, which a reload right after a keystroke can beat.
-    {
-        let latest = use_mut_ref(|| None::<(crate::draft::Draft, String)>);
-        *latest.borrow_mut() = Some((state.draft.clone(), state.policy.clone()));
-        use_effect_with((), move |_| {
-            let listener = (!embed).then(|| {
-                gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
-                    if let Some((draft, policy)) = &*latest.borrow() {
-                        storage::save(draft, policy);
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
-
+    use_solver(state.clone(), runner.clone());
+    let on_screen = if *simulating {
+        SIMULATION_VIEW
+    } else {
+        state.mode.name()
+    };
+    use_saving(state.clone(), on_screen, *tour, embed);
     let presenting = use_state(|| false);
     crate::present::use_presenter_keys(state.clone(), presenting.clone());
     crate::components::use_undo_keys(state.dispatcher(), !*simulating && !embed);
-    // A talk must not wait on the network: on entering presenter mode, fetch the texts, have the
-    // solve worker answer a small case (so the full engine is loaded and running) and start the
-    // simulator's worker, then say "ready".
-    let ready = use_state(|| None::<bool>);
-    {
-        let (ready, sim_opened, runner) = (ready.clone(), sim_opened.clone(), runner.clone());
-        use_effect_with(*presenting, move |&now| {
-            crate::tour::show_again(now);
-            if now && *ready != Some(true) {
-                sim_opened.set(true);
-                wasm_bindgen_futures::spawn_local(async move {
-                    let texts = crate::explain::explain().await.is_ok();
-                    let probe = SolveRequest::new(
-                        &fairground_core::presets::textbook_two_by_two().scenario,
-                        // A market mechanism: the conic solver only the full engine carries.
-                        vec![fairground_core::policies::MARKET_MECHANISMS[0].into()],
-                        false,
-                        None,
-                    );
-                    ready.set(Some(texts && runner.run(probe).await.is_ok()));
-                });
-            }
-        });
-    }
+    let ready = use_presenter_warm_up(*presenting, sim_opened.clone(), runner);
     let scheme = use_state(|| Scheme::System);
-    let toggle_presenting = {
-        let presenting = presenting.clone();
-        Callback::from(move |_: MouseEvent| {
-            crate::present::full_screen(!*presenting);
-            presenting.set(!*presenting);
-        })
-    };
-    let next_scheme = {
-        let scheme = scheme.clone();
-        Callback::from(move |_: MouseEvent| {
-            let next = scheme.next();
-            next.apply();
-            scheme.set(next);
-        })
-    };
-    let show_tab = |sim: bool| {
-        let (simulating, sim_opened) = (simulating.clone(), sim_opened.clone());
-        Callback::from(move |_: MouseEvent| {
-            simulating.set(sim);
-            if sim {
-                sim_opened.set(true);
-            }
-        })
-    };
-    let results = state.results.clone();
-    let single = results.as_ref().and_then(|r| find_report(r, &state.policy));
     // In an iframe, tell the page around it how tall the results are after every render, so
     // it can size the frame to them (www/embed.html shows how).
     use_effect(move || {
@@ -403,55 +239,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
     html! {
         <main class={classes!("app", embed.then_some("embed"), presenting.then_some("presenting"))}>
             if !embed {
-                <header>
-                    <div class="corner">
-                        <button type="button" onclick={next_scheme} data-testid="scheme">{ scheme.label() }</button>
-                        <button type="button" aria-pressed={presenting.to_string()} onclick={toggle_presenting}
-                                title="Presenter mode (P)"
-                                data-testid="present">{ "Present" }</button>
-                    </div>
-                    <h1>{ "Fairground" }</h1>
-                    if *presenting {
-                        // Short, on one line with the buttons: the slide below keeps the screen.
-                        <p class="presenting-help" role="status" data-testid="presenting-help">
-                            { "Presenting: 1-9 policies, P or Esc leaves. " }
-                            { match *ready {
-                                None => html! { <span data-testid="presenting-ready">{ "Loading what the talk needs…" }</span> },
-                                Some(true) => html! { <span data-testid="presenting-ready" title="The engine and the texts are loaded.">{ "Ready." }</span> },
-                                Some(false) => html! { <span data-testid="presenting-ready">{ "Not ready: the engine or the texts could not be loaded (offline?). Check the connection, then reload." }</span> },
-                            } }
-                            if ready.is_some() {
-                                { " " }
-                                { match crate::present::offline_status() {
-                                    (short, Some(more)) => html! { <span data-testid="presenting-offline" title={more}>{ short }</span> },
-                                    (short, None) => html! { <span data-testid="presenting-offline">{ short }</span> },
-                                } }
-                            }
-                        </p>
-                    }
-                    <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
-                    <div class="intro" data-testid="intro">
-                        <p>{ "Define GPU types, tenants and how fast each tenant runs on each type; the page \
-                              shares the GPUs out under the policy you choose and checks every fairness \
-                              property. OEF, the policy it opens on (Mo, Xu and Lau, Middleware 2024), is \
-                              the most efficient allocation in which nobody envies another's GPUs and \
-                              everyone does at least as well as with an equal split. " }
-                           <a href="https://arxiv.org/abs/2403.18545" target="_blank" rel="noopener">{ "The paper" }</a>
-                           { " · " }<a href="guide/index.html" target="_blank" data-testid="guide-link">{ "The guide" }</a>
-                           { " · " }<Glossary />{ " · " }
-                           <button type="button" class="link" data-testid="tour-start" onclick={{
-                               let tour = tour.clone(); Callback::from(move |_: MouseEvent| tour.set(Some(0)))
-                           }}>{ "Take the tour" }</button></p>
-                    </div>
-                    <Tour state={state.clone()} at={tour.clone()} />
-                    <nav class="tabs segmented" aria-label="views">
-                        <button type="button" aria-pressed={(!*simulating).to_string()} onclick={show_tab(false)} data-testid="tab-allocation">{ "Allocation" }</button>
-                        <button type="button" aria-pressed={simulating.to_string()} onclick={show_tab(true)} data-testid="tab-simulation">{ "Simulation" }</button>
-                    </nav>
-                    if !*simulating {
-                        <Toolbar state={state.clone()} report={single.clone()} />
-                    }
-                </header>
+                { header(&Header { state: state.clone(), presenting, ready, tour, simulating, sim_opened, scheme }) }
             }
             if let Some(notice) = &state.notice {
                 <p class="notice" role="status" data-testid="notice">{ notice }
@@ -462,6 +250,276 @@ fn Playground(props: &PlaygroundProps) -> Html {
             }
             { body }
         </main>
+    }
+}
+
+/// The app's state as the page opens: the link's or the saved draft, on the link's view and
+/// policy, its first chart solved on the page.
+fn opening_state(opening: &storage::OpeningLink, view: &codec::View) -> AppState {
+    let (draft, saved_policy, notice) = storage::initial(opening);
+    let policy = view
+        .policy
+        .clone()
+        .filter(|p| policies::info(p).is_some())
+        .unwrap_or(saved_policy);
+    let mut state = AppState::new(draft, &policy);
+    if let Some(mode) = view.view.as_deref().and_then(Mode::from_name) {
+        state.mode = mode;
+    }
+    if state.notice.is_none() {
+        state.notice = notice;
+    }
+    state.solve_on_page();
+    state
+}
+
+/// Solves each new generation in the worker (coalesced; the reducer drops stale answers), and
+/// says so if the worker never answers (the draft stays as it is).
+#[hook]
+fn use_solver(
+    state: UseReducerHandle<AppState>,
+    runner: yew_agent::oneshot::UseOneshotRunnerHandle<SolveTask>,
+) {
+    let queue = use_mut_ref(SolveQueue::default);
+    let watched = state.clone();
+    use_effect_with(state.generation, move |&generation| {
+        let Some(scenario) = state.solvable.clone() else {
+            return;
+        };
+        let inline_done = state
+            .results
+            .as_ref()
+            .is_some_and(|r| r.generation == generation);
+        // Nothing left to do when the page already solved it inline and wants no probe.
+        let job = (!inline_done || state.want_sp).then(|| Job {
+            generation,
+            scenario,
+            policies: state.policies_to_run(),
+            frontier_step: state.frontier_step(),
+            // Already solved inline: go straight to the probe.
+            sp_probe: inline_done,
+            probe_after: !inline_done && state.want_sp,
+        });
+        queue.borrow_mut().wanted = job;
+        pump(queue, runner, state.dispatcher());
+    });
+    let state = watched;
+    use_effect_with(
+        (state.generation, state.solving),
+        move |&(generation, solving)| {
+            let timer = solving.then(|| {
+                Timeout::new(WATCHDOG_MS, move || {
+                    state.dispatch(Action::SolveFailed {
+                        generation,
+                        message: "The solver did not answer within 30 s. Your edits are kept; reload the page to restart it.".into(),
+                    })
+                })
+            });
+            move || drop(timer)
+        },
+    );
+}
+
+/// Autosaves the draft as typed, and the valid scenario into the URL (not in embed mode: an
+/// embedded chart must not overwrite the reader's own work). Writing a long address costs the
+/// browser tens of milliseconds, so a link past LONG_LINK waits for a pause in typing.
+///
+/// And saves the draft as it is when the page goes away (a reload, a closed tab): the effect
+/// saves after each render, which a reload right after a keystroke can beat.
+#[hook]
+fn use_saving(
+    state: UseReducerHandle<AppState>,
+    on_screen: &'static str,
+    tour: Option<usize>,
+    embed: bool,
+) {
+    let latest = use_mut_ref(|| None::<(crate::draft::Draft, String)>);
+    *latest.borrow_mut() = Some((state.draft.clone(), state.policy.clone()));
+    use_effect_with((), move |_| {
+        let listener = (!embed).then(|| {
+            gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
+                if let Some((draft, policy)) = &*latest.borrow() {
+                    storage::save(draft, policy);
+                }
+            })
+        });
+        move || drop(listener)
+    });
+    use_effect_with(
+        (state.draft.clone(), state.policy.clone(), on_screen, tour),
+        move |(draft, policy, on_screen, tour)| {
+            let view = codec::View {
+                view: (!on_screen.is_empty()).then(|| on_screen.to_string()),
+                policy: Some(policy.clone()),
+                tour: tour.map(|k| (k + 1).to_string()),
+            };
+            let mut pending = None;
+            // Set when a newer edit replaces this one: a link packed for it is not written.
+            let stale = Rc::new(std::cell::Cell::new(false));
+            if !storage::embed_mode() {
+                match state.solvable.clone() {
+                    // Packing the link (JSON, deflate, base64) waits too.
+                    Some(scenario) if cells(&scenario) > LONG_LINK_CELLS => {
+                        let stale = stale.clone();
+                        pending = Some(Timeout::new(LINK_PAUSE_MS, move || {
+                            write_link(scenario, view, stale)
+                        }));
+                    }
+                    Some(scenario) => write_link(scenario, view, stale.clone()),
+                    None => {}
+                }
+                storage::save(draft, policy);
+            }
+            move || {
+                stale.set(true);
+                drop(pending)
+            }
+        },
+    );
+}
+
+/// A talk must not wait on the network: on entering presenter mode, fetch the texts, have the
+/// solve worker answer a small case (so the full engine is loaded and running) and start the
+/// simulator's worker; then whether all of it is ready (`None` while loading).
+#[hook]
+fn use_presenter_warm_up(
+    presenting: bool,
+    sim_opened: UseStateHandle<bool>,
+    runner: yew_agent::oneshot::UseOneshotRunnerHandle<SolveTask>,
+) -> UseStateHandle<Option<bool>> {
+    let ready = use_state(|| None::<bool>);
+    {
+        let ready = ready.clone();
+        use_effect_with(presenting, move |&now| {
+            crate::tour::show_again(now);
+            if now && *ready != Some(true) {
+                sim_opened.set(true);
+                wasm_bindgen_futures::spawn_local(async move {
+                    let texts = crate::explain::explain().await.is_ok();
+                    let probe = SolveRequest::new(
+                        &fairground_core::presets::textbook_two_by_two().scenario,
+                        // A market mechanism: the conic solver only the full engine carries.
+                        vec![fairground_core::policies::MARKET_MECHANISMS[0].into()],
+                        false,
+                        None,
+                    );
+                    ready.set(Some(texts && runner.run(probe).await.is_ok()));
+                });
+            }
+        });
+    }
+    ready
+}
+
+/// What the page's header shows and sets: the playground's state and its own.
+struct Header {
+    state: UseReducerHandle<AppState>,
+    presenting: UseStateHandle<bool>,
+    ready: UseStateHandle<Option<bool>>,
+    tour: UseStateHandle<Option<usize>>,
+    simulating: UseStateHandle<bool>,
+    sim_opened: UseStateHandle<bool>,
+    scheme: UseStateHandle<Scheme>,
+}
+
+/// The page's header: the scheme and presenter buttons, the title, what presenter mode says,
+/// the intro and tour, the tabs and the toolbar. (A function, not a component: a component of
+/// its own cost the page's download 2.5 KB gzip.)
+fn header(h: &Header) -> Html {
+    let Header {
+        state,
+        presenting,
+        ready,
+        tour,
+        simulating,
+        sim_opened,
+        scheme,
+    } = h;
+    let toggle_presenting = {
+        let presenting = presenting.clone();
+        Callback::from(move |_: MouseEvent| {
+            crate::present::full_screen(!*presenting);
+            presenting.set(!*presenting);
+        })
+    };
+    let next_scheme = {
+        let scheme = scheme.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = scheme.next();
+            next.apply();
+            scheme.set(next);
+        })
+    };
+    let show_tab = |sim: bool| {
+        let (simulating, sim_opened) = (simulating.clone(), sim_opened.clone());
+        Callback::from(move |_: MouseEvent| {
+            simulating.set(sim);
+            if sim {
+                sim_opened.set(true);
+            }
+        })
+    };
+    let single = state
+        .results
+        .as_ref()
+        .and_then(|r| find_report(r, &state.policy));
+    html! {
+        <header>
+            <div class="corner">
+                <button type="button" onclick={next_scheme} data-testid="scheme">{ scheme.label() }</button>
+                <button type="button" aria-pressed={presenting.to_string()} onclick={toggle_presenting}
+                        title="Presenter mode (P)"
+                        data-testid="present">{ "Present" }</button>
+            </div>
+            <h1>{ "Fairground" }</h1>
+            if **presenting {
+                { presenting_help(**ready) }
+            }
+            <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
+            <div class="intro" data-testid="intro">
+                <p>{ "Define GPU types, tenants and how fast each tenant runs on each type; the page \
+                      shares the GPUs out under the policy you choose and checks every fairness \
+                      property. OEF, the policy it opens on (Mo, Xu and Lau, Middleware 2024), is \
+                      the most efficient allocation in which nobody envies another's GPUs and \
+                      everyone does at least as well as with an equal split. " }
+                   <a href="https://arxiv.org/abs/2403.18545" target="_blank" rel="noopener">{ "The paper" }</a>
+                   { " · " }<a href="guide/index.html" target="_blank" data-testid="guide-link">{ "The guide" }</a>
+                   { " · " }<Glossary />{ " · " }
+                   <button type="button" class="link" data-testid="tour-start" onclick={{
+                       let tour = tour.clone(); Callback::from(move |_: MouseEvent| tour.set(Some(0)))
+                   }}>{ "Take the tour" }</button></p>
+            </div>
+            <Tour state={state.clone()} at={tour.clone()} />
+            <nav class="tabs segmented" aria-label="views">
+                <button type="button" aria-pressed={(!**simulating).to_string()} onclick={show_tab(false)} data-testid="tab-allocation">{ "Allocation" }</button>
+                <button type="button" aria-pressed={simulating.to_string()} onclick={show_tab(true)} data-testid="tab-simulation">{ "Simulation" }</button>
+            </nav>
+            if !**simulating {
+                <Toolbar state={state.clone()} report={single} />
+            }
+        </header>
+    }
+}
+
+/// Presenter mode's line: its keys, and whether what the talk needs (`ready`) is loaded and kept
+/// offline. Short, on one line with the buttons: the slide below keeps the screen.
+fn presenting_help(ready: Option<bool>) -> Html {
+    html! {
+        <p class="presenting-help" role="status" data-testid="presenting-help">
+            { "Presenting: 1-9 policies, P or Esc leaves. " }
+            { match ready {
+                None => html! { <span data-testid="presenting-ready">{ "Loading what the talk needs…" }</span> },
+                Some(true) => html! { <span data-testid="presenting-ready" title="The engine and the texts are loaded.">{ "Ready." }</span> },
+                Some(false) => html! { <span data-testid="presenting-ready">{ "Not ready: the engine or the texts could not be loaded (offline?). Check the connection, then reload." }</span> },
+            } }
+            if ready.is_some() {
+                { " " }
+                { match crate::present::offline_status() {
+                    (short, Some(more)) => html! { <span data-testid="presenting-offline" title={more}>{ short }</span> },
+                    (short, None) => html! { <span data-testid="presenting-offline">{ short }</span> },
+                } }
+            }
+        </p>
     }
 }
 

@@ -169,110 +169,12 @@ impl Draft {
     /// Parses every cell; a cell that is not a number is a located problem. A parsed scenario
     /// may still be invalid: `Scenario::instance` says why.
     pub fn to_scenario(&self) -> Result<Scenario, Vec<Problem>> {
-        let mut problems = Vec::new();
-        let mut number = |text: &str, cell: Cell, what: &str| -> f64 {
-            parse_number(text).unwrap_or_else(|| {
-                let message = if text.trim().is_empty() {
-                    format!("empty: fill in {what}")
-                } else {
-                    format!("'{}' is not a number ({what})", text.trim())
-                };
-                problems.push(Problem {
-                    path: cell.path(),
-                    message,
-                });
-                f64::NAN
-            })
-        };
-        let gpu_types = self
-            .types
-            .iter()
-            .enumerate()
-            .map(|(j, t)| {
-                let count = number(&t.count, Cell::TypeCount(j), "a whole number of GPUs");
-                GpuType {
-                    name: t.name.trim().to_string(),
-                    count: if count.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&count) {
-                        count as u32
-                    } else {
-                        0
-                    },
-                }
-            })
-            .collect::<Vec<_>>();
-        let tenants = self
-            .tenants
-            .iter()
-            .enumerate()
-            .map(|(i, t)| Tenant {
-                name: t.name.trim().to_string(),
-                weight: if t.weight.trim().is_empty() {
-                    1.0
-                } else {
-                    number(&t.weight, Cell::Weight(i), "a weight > 0")
-                },
-                max_gpus: (!t.max_gpus.trim().is_empty()).then(|| {
-                    number(
-                        &t.max_gpus,
-                        Cell::MaxGpus(i),
-                        "a GPU cap, or empty for none",
-                    )
-                }),
-                work: (!t.work.trim().is_empty()).then(|| {
-                    number(
-                        &t.work,
-                        Cell::Work(i),
-                        "work left (steps), or empty for none",
-                    )
-                }),
-                throughput: t
-                    .throughput
-                    .iter()
-                    .enumerate()
-                    .map(|(j, x)| number(x, Cell::Throughput(i, j), "throughput per GPU"))
-                    .collect(),
-                entity: optional_text(&t.entity),
-            })
-            .collect();
-        let entities = self
-            .entities
-            .iter()
-            .enumerate()
-            .map(|(e, entity)| Entity {
-                name: entity.name.trim().to_string(),
-                weight: if entity.weight.trim().is_empty() {
-                    1.0
-                } else {
-                    number(&entity.weight, Cell::EntityWeight(e), "a weight > 0")
-                },
-                within: match entity.within.trim() {
-                    "fifo" => Within::Fifo,
-                    _ => Within::Fairness,
-                },
-                parent: optional_text(&entity.parent),
-            })
-            .collect();
-        let co_located = self
-            .co_located
-            .iter()
-            .enumerate()
-            .map(|(p, pair)| CoLocated {
-                tenants: pair.tenants.iter().map(|t| t.trim().to_string()).collect(),
-                throughput: pair
-                    .throughput
-                    .iter()
-                    .enumerate()
-                    .map(|(j, row)| {
-                        row.iter()
-                            .enumerate()
-                            .map(|(k, x)| {
-                                number(x, Cell::PairThroughput(p, j, k), "throughput per GPU")
-                            })
-                            .collect()
-                    })
-                    .collect(),
-            })
-            .collect();
+        let mut read = CellReader::default();
+        let gpu_types = self.read_types(&mut read);
+        let tenants = self.read_tenants(&mut read);
+        let entities = self.read_entities(&mut read);
+        let co_located = self.read_pairs(&mut read);
+        let mut problems = read.problems;
         // Whole-number counts: checked here because the engine's count is an integer.
         for (j, t) in self.types.iter().enumerate() {
             if let Some(c) = parse_number(&t.count) {
@@ -296,6 +198,103 @@ impl Draft {
         } else {
             Err(problems)
         }
+    }
+
+    fn read_types(&self, read: &mut CellReader) -> Vec<GpuType> {
+        self.types
+            .iter()
+            .enumerate()
+            .map(|(j, t)| {
+                let count = read.number(&t.count, Cell::TypeCount(j), "a whole number of GPUs");
+                GpuType {
+                    name: t.name.trim().to_string(),
+                    count: if count.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&count) {
+                        count as u32
+                    } else {
+                        0
+                    },
+                }
+            })
+            .collect()
+    }
+
+    fn read_tenants(&self, read: &mut CellReader) -> Vec<Tenant> {
+        self.tenants
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Tenant {
+                name: t.name.trim().to_string(),
+                weight: if t.weight.trim().is_empty() {
+                    1.0
+                } else {
+                    read.number(&t.weight, Cell::Weight(i), "a weight > 0")
+                },
+                max_gpus: (!t.max_gpus.trim().is_empty()).then(|| {
+                    read.number(
+                        &t.max_gpus,
+                        Cell::MaxGpus(i),
+                        "a GPU cap, or empty for none",
+                    )
+                }),
+                work: (!t.work.trim().is_empty()).then(|| {
+                    read.number(
+                        &t.work,
+                        Cell::Work(i),
+                        "work left (steps), or empty for none",
+                    )
+                }),
+                throughput: t
+                    .throughput
+                    .iter()
+                    .enumerate()
+                    .map(|(j, x)| read.number(x, Cell::Throughput(i, j), "throughput per GPU"))
+                    .collect(),
+                entity: optional_text(&t.entity),
+            })
+            .collect()
+    }
+
+    fn read_entities(&self, read: &mut CellReader) -> Vec<Entity> {
+        self.entities
+            .iter()
+            .enumerate()
+            .map(|(e, entity)| Entity {
+                name: entity.name.trim().to_string(),
+                weight: if entity.weight.trim().is_empty() {
+                    1.0
+                } else {
+                    read.number(&entity.weight, Cell::EntityWeight(e), "a weight > 0")
+                },
+                within: match entity.within.trim() {
+                    "fifo" => Within::Fifo,
+                    _ => Within::Fairness,
+                },
+                parent: optional_text(&entity.parent),
+            })
+            .collect()
+    }
+
+    fn read_pairs(&self, read: &mut CellReader) -> Vec<CoLocated> {
+        self.co_located
+            .iter()
+            .enumerate()
+            .map(|(p, pair)| CoLocated {
+                tenants: pair.tenants.iter().map(|t| t.trim().to_string()).collect(),
+                throughput: pair
+                    .throughput
+                    .iter()
+                    .enumerate()
+                    .map(|(j, row)| {
+                        row.iter()
+                            .enumerate()
+                            .map(|(k, x)| {
+                                read.number(x, Cell::PairThroughput(p, j, k), "throughput per GPU")
+                            })
+                            .collect()
+                    })
+                    .collect(),
+            })
+            .collect()
     }
 
     pub fn text(&self, cell: Cell) -> &str {
@@ -643,6 +642,30 @@ pub fn neighbour(
     let i = i.checked_add_signed(rows).filter(|&i| i < tenants)?;
     let c = c.checked_add_signed(cols).filter(|&c| c < columns.len())?;
     Some(columns[c].cell(i))
+}
+
+/// Reads the draft's cells as numbers, keeping a located problem for each that is not one.
+#[derive(Default)]
+struct CellReader {
+    problems: Vec<Problem>,
+}
+
+impl CellReader {
+    /// The number in `text`, or NaN and a problem at `cell` saying it should be `what`.
+    fn number(&mut self, text: &str, cell: Cell, what: &str) -> f64 {
+        parse_number(text).unwrap_or_else(|| {
+            let message = if text.trim().is_empty() {
+                format!("empty: fill in {what}")
+            } else {
+                format!("'{}' is not a number ({what})", text.trim())
+            };
+            self.problems.push(Problem {
+                path: cell.path(),
+                message,
+            });
+            f64::NAN
+        })
+    }
 }
 
 /// Trimmed text, or None when empty.

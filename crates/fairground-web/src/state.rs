@@ -405,156 +405,10 @@ impl Reducible for AppState {
         };
         // A saved draft opening the page is where history starts, not a step in it.
         let recorded = !matches!(action, Action::Restore(_) | Action::Undo | Action::Redo);
-        let undo = matches!(action, Action::Undo);
-        match action {
-            Action::Edit(cell, text) => next.draft.set(cell, &text),
-            Action::AddType => {
-                let size = (next.draft.tenants.len(), next.draft.types.len() + 1);
-                if let Some(why) = too_big("Another GPU type", size.0, size.1) {
-                    next.notice = Some(why);
-                    return Rc::new(next);
-                }
-                next.draft.add_type();
-            }
-            Action::RemoveType(j) => next.draft.remove_type(j),
-            Action::MoveType(j, by) => next.draft.move_type(j, by),
-            Action::AddTenant => {
-                let size = (next.draft.tenants.len() + 1, next.draft.types.len());
-                if let Some(why) = too_big("Another tenant", size.0, size.1) {
-                    next.notice = Some(why);
-                    return Rc::new(next);
-                }
-                next.draft.add_tenant();
-            }
-            Action::RemoveTenant(i) => next.draft.remove_tenant(i),
-            Action::MoveTenant(i, by) => next.draft.move_tenant(i, by),
-            Action::Paste { cell, text } => {
-                if text.len() > MAX_PASTE_BYTES {
-                    next.notice = Some(format!(
-                        "The pasted text is {} KB, over the editor's {} KB limit; nothing was \
-                         changed. Save it as a scenario file and run `fairground solve` on it.",
-                        text.len() / 1024,
-                        MAX_PASTE_BYTES / 1024
-                    ));
-                    return Rc::new(next);
-                }
-                let columns = self.grid_columns();
-                let Some((tenant, from)) = Column::of(cell)
-                    .and_then(|(i, c)| Some((i, columns.iter().position(|&k| k == c)?)))
-                else {
-                    return self;
-                };
-                let block = parse_block(&text);
-                let rows = tenant + block.len();
-                let cols = match columns[from] {
-                    Column::Throughput(j) => j + block.iter().map(Vec::len).max().unwrap_or(0),
-                    _ => 0,
-                };
-                let (tenants, types) = (
-                    rows.max(next.draft.tenants.len()),
-                    cols.max(next.draft.types.len()),
-                );
-                if let Some(why) = too_big("The pasted block", tenants, types) {
-                    next.notice = Some(why);
-                    return Rc::new(next);
-                }
-                let left_out = next.draft.paste(tenant, &columns, from, &block);
-                next.notice = (left_out > 0).then(|| {
-                    format!("{left_out} pasted cells fell past the grid's last column and were left out.")
-                });
-            }
-            Action::SetNormalization(n) => next.draft.normalization = n,
-            Action::AddEntity => next.draft.add_entity(),
-            Action::RemoveEntity(e) => next.draft.remove_entity(e),
-            Action::AddPair => {
-                if let Some(why) = too_many_pairs("Another pair", next.draft.co_located.len() + 1) {
-                    next.notice = Some(why);
-                    return Rc::new(next);
-                }
-                next.draft.add_pair();
-            }
-            Action::RemovePair(p) => next.draft.remove_pair(p),
-            Action::SetWithin(e, within) => next.draft.set_within(e, &within),
-            Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {
-                Some(p) => {
-                    next.draft = Draft::from_scenario(&p.scenario);
-                    next.notice = None;
-                }
-                None => return self,
-            },
-            Action::Load(scenario) => {
-                let size = (scenario.tenants.len(), scenario.gpu_types.len());
-                if let Some(why) = too_big("This scenario", size.0, size.1)
-                    .or_else(|| too_many_pairs("This scenario", scenario.co_located.len()))
-                {
-                    next.notice = Some(why);
-                    return Rc::new(next);
-                }
-                next.draft = Draft::from_scenario(&scenario);
-                next.notice = None;
-            }
-            Action::Restore(draft) => {
-                if let Some(why) =
-                    too_big("The saved draft", draft.tenants.len(), draft.types.len())
-                        .or_else(|| too_many_pairs("The saved draft", draft.co_located.len()))
-                {
-                    next.notice = Some(why);
-                    return Rc::new(next);
-                }
-                next.draft = draft;
-            }
-            Action::SelectPolicy(name) => {
-                if policies::info(&name).is_none() {
-                    next.notice = Some(format!("unknown policy '{name}'"));
-                    return Rc::new(next);
-                }
-                next.policy = name;
-            }
-            Action::SetMode(mode) => next.mode = mode,
-            Action::ProbeStrategyProofness => {
-                if next.solvable.is_some() {
-                    next.want_sp = true;
-                    next.bump();
-                }
-                return Rc::new(next);
-            }
-            Action::Solved(results) => {
-                if results.generation != self.generation {
-                    return self; // stale: the draft changed since this solve started
-                }
-                // Plain results first; the probe's answer for the same generation follows.
-                next.solving = self.want_sp && !results.sp_probed;
-                next.results = Some(results);
-                return Rc::new(next);
-            }
-            Action::SolveFailed {
-                generation,
-                message,
-            } => {
-                if generation == self.generation {
-                    next.solving = false;
-                    next.notice = Some(message);
-                }
-                return Rc::new(next);
-            }
-            Action::Notice(notice) => {
-                next.notice = notice;
-                return Rc::new(next);
-            }
-            Action::Undo | Action::Redo => {
-                let h = &mut next.history;
-                let (from, to) = if undo {
-                    (&mut h.undo, &mut h.redo)
-                } else {
-                    (&mut h.redo, &mut h.undo)
-                };
-                let Some(draft) = from.pop() else {
-                    return self;
-                };
-                to.push(std::mem::replace(&mut next.draft, draft));
-                h.typing_in = None;
-                next.notice = None;
-            }
+        match self.apply(&mut next, action) {
+            Outcome::Unchanged => return self,
+            Outcome::Final => return Rc::new(next),
+            Outcome::Edited => {}
         }
         if recorded {
             if next.draft != self.draft {
@@ -575,6 +429,188 @@ impl Reducible for AppState {
             }
         }
         Rc::new(next)
+    }
+}
+
+/// What an action did to the next state: edited it (recorded in history and revalidated), left
+/// everything as it was, or set what it sets and nothing more (a notice, an answer).
+enum Outcome {
+    Edited,
+    Unchanged,
+    Final,
+}
+
+impl AppState {
+    /// Applies `action` to `next` (a copy of `self`).
+    fn apply(&self, next: &mut AppState, action: Action) -> Outcome {
+        let refuse = |next: &mut AppState, why: Option<String>| match why {
+            Some(why) => {
+                next.notice = Some(why);
+                true
+            }
+            None => false,
+        };
+        match action {
+            Action::Edit(cell, text) => next.draft.set(cell, &text),
+            Action::AddType => {
+                let size = (next.draft.tenants.len(), next.draft.types.len() + 1);
+                if refuse(next, too_big("Another GPU type", size.0, size.1)) {
+                    return Outcome::Final;
+                }
+                next.draft.add_type();
+            }
+            Action::RemoveType(j) => next.draft.remove_type(j),
+            Action::MoveType(j, by) => next.draft.move_type(j, by),
+            Action::AddTenant => {
+                let size = (next.draft.tenants.len() + 1, next.draft.types.len());
+                if refuse(next, too_big("Another tenant", size.0, size.1)) {
+                    return Outcome::Final;
+                }
+                next.draft.add_tenant();
+            }
+            Action::RemoveTenant(i) => next.draft.remove_tenant(i),
+            Action::MoveTenant(i, by) => next.draft.move_tenant(i, by),
+            Action::Paste { cell, text } => return self.paste(next, cell, &text),
+            Action::SetNormalization(n) => next.draft.normalization = n,
+            Action::AddEntity => next.draft.add_entity(),
+            Action::RemoveEntity(e) => next.draft.remove_entity(e),
+            Action::AddPair => {
+                let pairs = next.draft.co_located.len() + 1;
+                if refuse(next, too_many_pairs("Another pair", pairs)) {
+                    return Outcome::Final;
+                }
+                next.draft.add_pair();
+            }
+            Action::RemovePair(p) => next.draft.remove_pair(p),
+            Action::SetWithin(e, within) => next.draft.set_within(e, &within),
+            Action::LoadPreset(id) => match presets::all().into_iter().find(|p| p.id == id) {
+                Some(p) => {
+                    next.draft = Draft::from_scenario(&p.scenario);
+                    next.notice = None;
+                }
+                None => return Outcome::Unchanged,
+            },
+            Action::Load(scenario) => {
+                let size = (scenario.tenants.len(), scenario.gpu_types.len());
+                let why = too_big("This scenario", size.0, size.1)
+                    .or_else(|| too_many_pairs("This scenario", scenario.co_located.len()));
+                if refuse(next, why) {
+                    return Outcome::Final;
+                }
+                next.draft = Draft::from_scenario(&scenario);
+                next.notice = None;
+            }
+            Action::Restore(draft) => {
+                let why = too_big("The saved draft", draft.tenants.len(), draft.types.len())
+                    .or_else(|| too_many_pairs("The saved draft", draft.co_located.len()));
+                if refuse(next, why) {
+                    return Outcome::Final;
+                }
+                next.draft = draft;
+            }
+            Action::SelectPolicy(name) => {
+                if policies::info(&name).is_none() {
+                    next.notice = Some(format!("unknown policy '{name}'"));
+                    return Outcome::Final;
+                }
+                next.policy = name;
+            }
+            Action::SetMode(mode) => next.mode = mode,
+            Action::Undo => return next.step_history(true),
+            Action::Redo => return next.step_history(false),
+            answer => return self.answer(next, answer),
+        }
+        Outcome::Edited
+    }
+
+    /// The actions that set what they set and nothing more: the solver's answers and failures,
+    /// a notice, and asking for the probe.
+    fn answer(&self, next: &mut AppState, action: Action) -> Outcome {
+        match action {
+            Action::ProbeStrategyProofness => {
+                if next.solvable.is_some() {
+                    next.want_sp = true;
+                    next.bump();
+                }
+            }
+            Action::Solved(results) => {
+                if results.generation != self.generation {
+                    return Outcome::Unchanged; // stale: the draft changed since this solve started
+                }
+                // Plain results first; the probe's answer for the same generation follows.
+                next.solving = self.want_sp && !results.sp_probed;
+                next.results = Some(results);
+            }
+            Action::SolveFailed {
+                generation,
+                message,
+            } => {
+                if generation == self.generation {
+                    next.solving = false;
+                    next.notice = Some(message);
+                }
+            }
+            Action::Notice(notice) => next.notice = notice,
+            // Edits are applied by `apply`.
+            _ => return Outcome::Unchanged,
+        }
+        Outcome::Final
+    }
+
+    /// A block pasted at `cell`: rows and columns from there, refused past the editor's limits,
+    /// with a note on cells past the grid's last column.
+    fn paste(&self, next: &mut AppState, cell: Cell, text: &str) -> Outcome {
+        if text.len() > MAX_PASTE_BYTES {
+            next.notice = Some(format!(
+                "The pasted text is {} KB, over the editor's {} KB limit; nothing was \
+                 changed. Save it as a scenario file and run `fairground solve` on it.",
+                text.len() / 1024,
+                MAX_PASTE_BYTES / 1024
+            ));
+            return Outcome::Final;
+        }
+        let columns = self.grid_columns();
+        let Some((tenant, from)) =
+            Column::of(cell).and_then(|(i, c)| Some((i, columns.iter().position(|&k| k == c)?)))
+        else {
+            return Outcome::Unchanged;
+        };
+        let block = parse_block(text);
+        let rows = tenant + block.len();
+        let cols = match columns[from] {
+            Column::Throughput(j) => j + block.iter().map(Vec::len).max().unwrap_or(0),
+            _ => 0,
+        };
+        let (tenants, types) = (
+            rows.max(next.draft.tenants.len()),
+            cols.max(next.draft.types.len()),
+        );
+        if let Some(why) = too_big("The pasted block", tenants, types) {
+            next.notice = Some(why);
+            return Outcome::Final;
+        }
+        let left_out = next.draft.paste(tenant, &columns, from, &block);
+        next.notice = (left_out > 0).then(|| {
+            format!("{left_out} pasted cells fell past the grid's last column and were left out.")
+        });
+        Outcome::Edited
+    }
+
+    /// One step back (`undo`) or forward through the drafts' history.
+    fn step_history(&mut self, undo: bool) -> Outcome {
+        let h = &mut self.history;
+        let (from, to) = if undo {
+            (&mut h.undo, &mut h.redo)
+        } else {
+            (&mut h.redo, &mut h.undo)
+        };
+        let Some(draft) = from.pop() else {
+            return Outcome::Unchanged;
+        };
+        to.push(std::mem::replace(&mut self.draft, draft));
+        h.typing_in = None;
+        self.notice = None;
+        Outcome::Edited
     }
 }
 

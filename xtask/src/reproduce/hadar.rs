@@ -216,7 +216,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
     let loads = workloads();
     // runs[w][rule][policy], and the same without the jobs gavel-las cannot run (where any).
     let mut runs: Vec<Vec<Vec<Figures>>> = Vec::new();
-    let mut same_work: Vec<Option<(usize, Vec<Vec<Figures>>)>> = Vec::new();
+    let mut same_work: Vec<SameWork> = Vec::new();
     for (k, w) in loads.iter().enumerate() {
         let by_rule = run_both(cli, &w.flags, w.cluster)?;
         let drop = by_rule[0][LAS].unschedulable.clone();
@@ -235,10 +235,30 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
         .zip(&same_work)
         .map(|(all, same)| same.as_ref().map_or(all, |(_, s)| s))
         .collect();
+    let rows = claim_rows(&loads, &like);
+    let after = tables(&loads, &runs, &same_work);
+    Ok(Section {
+        title: "Hadar and HadarE (Sultana et al., IPDPS 2024; arXiv 2503.10918)".into(),
+        made_by: "code, `xtask/src/reproduce/hadar.rs`: each workload has its own cluster \
+                  (a list of cases, not a grid), the policies run again on the jobs every one \
+                  of them can run, and the last-jobs and placement figures come from each run's \
+                  jobs and notes, which a sweep's results.csv does not carry."
+            .into(),
+        rows,
+        after,
+    })
+}
+
+/// A workload's runs again without the jobs gavel-las cannot run: how many were dropped, and the
+/// figures [rule][policy]; none when gavel-las runs them all.
+type SameWork = Option<(usize, Vec<Vec<Figures>>)>;
+
+/// The claims' rows: each published claim against our ratio on every workload, like for like.
+fn claim_rows(loads: &[Workload], like: &[&Vec<Vec<Figures>>]) -> Vec<Row> {
     let ratios = |f: &dyn Fn(&[Figures]) -> f64| {
         loads
             .iter()
-            .zip(&like)
+            .zip(like)
             .map(|(w, by_rule)| {
                 format!(
                     "{}: {:.2}x (slowest), {:.2}x (sum)",
@@ -310,6 +330,12 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
             command: shown(&loads[0], "slowest"),
         },
     ];
+    rows
+}
+
+/// The figures' tables after the claims (every policy, workload and rule), what placed hadar's
+/// GPUs, and what the figures do and do not say.
+fn tables(loads: &[Workload], runs: &[Vec<Vec<Figures>>], same_work: &[SameWork]) -> String {
     let mut after = String::from(
         "Total time (last finish - first arrival, h), average JCT (h), average rho, GPU \
          utilisation (mean, and v100/p100/k80) and GPU-hours idle while a waiting job could have \
@@ -346,7 +372,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
         }
         t
     };
-    for ((w, by_rule), same) in loads.iter().zip(&runs).zip(&same_work) {
+    for ((w, by_rule), same) in loads.iter().zip(runs).zip(same_work) {
         after.push_str(&table(
             &format!("{} (`{}`).", w.label, shown(w, "slowest")),
             by_rule,
@@ -366,7 +392,7 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
     after.push_str(
         "\nWhat placed hadar's GPUs (from its notes, the slowest rule, full workloads): \n\n",
     );
-    for (w, by_rule) in loads.iter().zip(&runs) {
+    for (w, by_rule) in loads.iter().zip(runs) {
         let note = |p: usize| {
             by_rule[0][p]
                 .notes
@@ -395,14 +421,5 @@ pub fn section(cli: &Cli) -> Result<Section, String> {
          jobs. HadarE's published figures are from physical clusters, ours from the simulator with \
          a modelled synchronisation cost.\n",
     );
-    Ok(Section {
-        title: "Hadar and HadarE (Sultana et al., IPDPS 2024; arXiv 2503.10918)".into(),
-        made_by: "code, `xtask/src/reproduce/hadar.rs`: each workload has its own cluster \
-                  (a list of cases, not a grid), the policies run again on the jobs every one \
-                  of them can run, and the last-jobs and placement figures come from each run's \
-                  jobs and notes, which a sweep's results.csv does not carry."
-            .into(),
-        rows,
-        after,
-    })
+    after
 }

@@ -195,39 +195,7 @@ fn throughput_claim(cli: &Cli) -> Result<Throughput, String> {
             sample(&mut seed, models.len(), 8),
         ));
     }
-    // efficiency[case][policy]; whether gavel-las's allocation is envy-free, per case
-    let mut efficiency: Vec<Vec<f64>> = Vec::new();
-    let mut las_envy_free: Vec<bool> = Vec::new();
-    let mut first_command = String::new();
-    for (c, (_, cluster, chosen)) in cases.iter().enumerate() {
-        let path = dir.join(format!("case{c}.json"));
-        std::fs::write(&path, scenario(cluster, &models, chosen).to_string())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let args = vec!["compare".to_string(), path.display().to_string()];
-        if c == 0 {
-            first_command = format!("fairground compare {} --json", path.display())
-                .replace(&format!("{}/", crate::project_root().display()), "");
-        }
-        let out = cli.json(&args)?;
-        let reports = out
-            .as_array()
-            .ok_or("compare: expected one report per policy")?;
-        let of = |name: &str| {
-            reports
-                .iter()
-                .find(|r| r["policy"] == name)
-                .and_then(|r| r["efficiency"].as_f64())
-                .ok_or_else(|| format!("compare: no efficiency for {name}"))
-        };
-        efficiency.push(COMPARED.iter().map(|p| of(p)).collect::<Result<_, _>>()?);
-        las_envy_free.push(
-            reports
-                .iter()
-                .find(|r| r["policy"] == "gavel-las")
-                .and_then(|r| r["properties"]["envy_freeness"]["holds"].as_bool())
-                .ok_or("compare: no envy-freeness verdict for gavel-las")?,
-        );
-    }
+    let (efficiency, las_envy_free, first_command) = compare_cases(cli, &dir, &models, &cases)?;
     let gain = |e: &Vec<f64>, over: usize| 100.0 * (e[0] / e[over] - 1.0);
     let mut draws: Vec<f64> = efficiency[3..].iter().map(|e| gain(e, 1)).collect();
     draws.sort_by(f64::total_cmp);
@@ -299,6 +267,51 @@ fn throughput_claim(cli: &Cli) -> Result<Throughput, String> {
         },
         table,
     })
+}
+
+/// Each case's scenario written to `dir` and compared: efficiency[case][policy], whether
+/// gavel-las's allocation is envy-free per case, and the first case's command.
+#[allow(clippy::type_complexity)]
+fn compare_cases(
+    cli: &Cli,
+    dir: &std::path::Path,
+    models: &[(String, [f64; 3])],
+    cases: &[(String, &str, Vec<usize>)],
+) -> Result<(Vec<Vec<f64>>, Vec<bool>, String), String> {
+    // efficiency[case][policy]; whether gavel-las's allocation is envy-free, per case
+    let mut efficiency: Vec<Vec<f64>> = Vec::new();
+    let mut las_envy_free: Vec<bool> = Vec::new();
+    let mut first_command = String::new();
+    for (c, (_, cluster, chosen)) in cases.iter().enumerate() {
+        let path = dir.join(format!("case{c}.json"));
+        std::fs::write(&path, scenario(cluster, models, chosen).to_string())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let args = vec!["compare".to_string(), path.display().to_string()];
+        if c == 0 {
+            first_command = format!("fairground compare {} --json", path.display())
+                .replace(&format!("{}/", crate::project_root().display()), "");
+        }
+        let out = cli.json(&args)?;
+        let reports = out
+            .as_array()
+            .ok_or("compare: expected one report per policy")?;
+        let of = |name: &str| {
+            reports
+                .iter()
+                .find(|r| r["policy"] == name)
+                .and_then(|r| r["efficiency"].as_f64())
+                .ok_or_else(|| format!("compare: no efficiency for {name}"))
+        };
+        efficiency.push(COMPARED.iter().map(|p| of(p)).collect::<Result<_, _>>()?);
+        las_envy_free.push(
+            reports
+                .iter()
+                .find(|r| r["policy"] == "gavel-las")
+                .and_then(|r| r["properties"]["envy_freeness"]["holds"].as_bool())
+                .ok_or("compare: no envy-freeness verdict for gavel-las")?,
+        );
+    }
+    Ok((efficiency, las_envy_free, first_command))
 }
 
 /// Gavel's models at scale factor 1 with their measured steps/s alone on (k80, p100, v100).
@@ -523,9 +536,8 @@ fn run_case(cli: &Cli, mix: &str, tenants: usize, seed: u64) -> Result<Figures, 
 }
 
 fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
-    let columns = column_names();
     // figures[mix][tenant count][seed]
-    let mut figures: Vec<Vec<Vec<Figures>>> = Vec::new();
+    let mut figures: Figs = Vec::new();
     for mix in MIXES {
         let mut per_count = Vec::new();
         for tenants in TENANT_COUNTS {
@@ -537,64 +549,90 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         }
         figures.push(per_count);
     }
+    let sweep = load_sweep(cli)?;
+    let (jct_row, work_row) = tenant_rows(&figures, &sweep);
+    let tables = tenant_tables(cli, &figures, &sweep)?;
+    Ok(TenantClaims {
+        jct_row,
+        work_row,
+        tables,
+    })
+}
+
+/// Every tenant run's figures: [mix][tenant count][seed].
+type Figs = Vec<Vec<Vec<Figures>>>;
+
+/// A column of [`Figures`]: average JCT, normalised work, ... per policy column.
+type Pick<'a> = &'a dyn Fn(&Figures) -> &Vec<f64>;
+
+fn jct_of(f: &Figures) -> &Vec<f64> {
+    &f.jct
+}
+
+fn work_of(f: &Figures) -> &Vec<f64> {
+    &f.work
+}
+
+/// One column against another, in % of the mean over seeds, per (mix, count).
+fn against(figures: &Figs, pick: Pick, mine: usize, other: usize) -> String {
+    let mut parts = Vec::new();
+    for (m, mix) in MIXES.iter().enumerate() {
+        let per: Vec<String> = TENANT_COUNTS
+            .iter()
+            .enumerate()
+            .map(|(c, n)| {
+                let mean = |p: usize| {
+                    figures[m][c].iter().map(|f| pick(f)[p]).sum::<f64>() / SEEDS.len() as f64
+                };
+                format!("{n}: {:+.1}%", 100.0 * (mean(mine) / mean(other) - 1.0))
+            })
+            .collect();
+        parts.push(format!("{mix} {}", per.join(", ")));
+    }
+    parts.join("; ")
+}
+
+/// A table of one figure per (mix, tenant count), for the `shown` policy columns: the mean over
+/// seeds with its range.
+fn seed_table(figures: &Figs, title: &str, pick: Pick, digits: usize, shown: &[usize]) -> String {
+    let columns = column_names();
     let spread = |values: &[f64]| {
         let mean = values.iter().sum::<f64>() / values.len() as f64;
         let lo = values.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         (mean, lo, hi)
     };
-    // The columns of the table under each rule: its outer policies, the joint program and
-    // job-level gavel-las.
-    let fairness_columns: Vec<usize> = (0..=HIERARCHICAL).chain([JOB_LAS]).collect();
-    let equal_time_columns: Vec<usize> = (EQUAL_TIME..JOB_LAS)
-        .chain([HIERARCHICAL, JOB_LAS])
-        .collect();
-    let table =
-        |title: &str, pick: &dyn Fn(&Figures) -> &Vec<f64>, digits: usize, shown: &[usize]| {
-            let mut t = format!(
-                "\n{title}\n\n| mix | tenants | {} |\n|---|---|{}\n",
-                shown
-                    .iter()
-                    .map(|&p| columns[p].as_str())
-                    .collect::<Vec<_>>()
-                    .join(" | "),
-                "---|".repeat(shown.len())
-            );
-            for (m, mix) in MIXES.iter().enumerate() {
-                for (c, tenants) in TENANT_COUNTS.iter().enumerate() {
-                    let cells: Vec<String> = shown
-                        .iter()
-                        .map(|&p| {
-                            let v: Vec<f64> = figures[m][c].iter().map(|f| pick(f)[p]).collect();
-                            let (mean, lo, hi) = spread(&v);
-                            format!("{mean:.digits$} ({lo:.digits$}-{hi:.digits$})")
-                        })
-                        .collect();
-                    t.push_str(&format!("| {mix} | {tenants} | {} |\n", cells.join(" | ")));
-                }
-            }
-            t
-        };
-    // One column against another, in % of the mean over seeds, per (mix, count).
-    let against = |pick: &dyn Fn(&Figures) -> &Vec<f64>, mine: usize, other: usize| {
-        let mut parts = Vec::new();
-        for (m, mix) in MIXES.iter().enumerate() {
-            let per: Vec<String> = TENANT_COUNTS
+    let mut t = format!(
+        "\n{title}\n\n| mix | tenants | {} |\n|---|---|{}\n",
+        shown
+            .iter()
+            .map(|&p| columns[p].as_str())
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(shown.len())
+    );
+    for (m, mix) in MIXES.iter().enumerate() {
+        for (c, tenants) in TENANT_COUNTS.iter().enumerate() {
+            let cells: Vec<String> = shown
                 .iter()
-                .enumerate()
-                .map(|(c, n)| {
-                    let mean = |p: usize| {
-                        figures[m][c].iter().map(|f| pick(f)[p]).sum::<f64>() / SEEDS.len() as f64
-                    };
-                    format!("{n}: {:+.1}%", 100.0 * (mean(mine) / mean(other) - 1.0))
+                .map(|&p| {
+                    let v: Vec<f64> = figures[m][c].iter().map(|f| pick(f)[p]).collect();
+                    let (mean, lo, hi) = spread(&v);
+                    format!("{mean:.digits$} ({lo:.digits$}-{hi:.digits$})")
                 })
                 .collect();
-            parts.push(format!("{mix} {}", per.join(", ")));
+            t.push_str(&format!("| {mix} | {tenants} | {} |\n", cells.join(" | ")));
         }
-        parts.join("; ")
-    };
-    let jct_of: &dyn Fn(&Figures) -> &Vec<f64> = &|f| &f.jct;
-    let work_of: &dyn Fn(&Figures) -> &Vec<f64> = &|f| &f.work;
+    }
+    t
+}
+
+/// The tenant-level claims' rows: average JCT and normalised work, oef-coop against each other
+/// policy under each rule inside tenants, and over the load sweep.
+fn tenant_rows(figures: &Figs, sweep: &Sweep) -> (Row, Row) {
+    let against = |pick: Pick, mine: usize, other: usize| against(figures, pick, mine, other);
+    let jct_of: Pick = &jct_of;
+    let work_of: Pick = &work_of;
     let conditions = format!(
         "{TENANT_JOBS} synthetic jobs (Gavel's generator) at {TENANT_LOAD} jobs/h over 4, 8 and 16 \
          tenants, uniform and skewed mixes (skewed: each tenant 80% of its jobs from its own model \
@@ -609,7 +647,6 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         "v100=12,p100=12,k80=12",
         &OUTER,
     );
-    let sweep = load_sweep(cli)?;
     let jct_row = Row {
         claim:
             "OEF: 17-19% lower average JCT than heterogeneity-aware schedulers (Gavel), tenants \
@@ -659,6 +696,24 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         conditions,
         command: shown_args(&example),
     };
+    (jct_row, work_row)
+}
+
+/// The tables under the tenant claims: the decomposition of the gap, each figure per rule
+/// inside tenants, the backlogged work, the load sweep, the tight rows and the JCT by scale
+/// factor.
+fn tenant_tables(cli: &Cli, figures: &Figs, sweep: &Sweep) -> Result<String, String> {
+    // The columns of the table under each rule: its outer policies, the joint program and
+    // job-level gavel-las.
+    let fairness_columns: Vec<usize> = (0..=HIERARCHICAL).chain([JOB_LAS]).collect();
+    let equal_time_columns: Vec<usize> = (EQUAL_TIME..JOB_LAS)
+        .chain([HIERARCHICAL, JOB_LAS])
+        .collect();
+    let table = |title: &str, pick: Pick, digits: usize, shown: &[usize]| {
+        seed_table(figures, title, pick, digits, shown)
+    };
+    let jct_of: Pick = &jct_of;
+    let work_of: Pick = &work_of;
     let mut tables = String::from(
         "\nLike for like: the same tenants are every policy's parties, and one rule inside tenants \
          places each tenant's GPUs on its jobs for every outer policy (`--within-tenant`, \
@@ -667,7 +722,7 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
          two-stage counterpart. Job-level gavel-las is the last column. Mean over seeds 0-2, \
          with the range.\n",
     );
-    tables.push_str(&decomposition(&figures));
+    tables.push_str(&decomposition(figures));
     for (rule, shown) in [
         ("fairness", &fairness_columns),
         ("equal-time", &equal_time_columns),
@@ -703,13 +758,9 @@ fn tenant_claims(cli: &Cli) -> Result<TenantClaims, String> {
         &fairness_columns,
     ));
     tables.push_str(&sweep.table);
-    tables.push_str(&tight_rows(&figures));
+    tables.push_str(&tight_rows(figures));
     tables.push_str(&by_scale_factor(cli)?);
-    Ok(TenantClaims {
-        jct_row,
-        work_row,
-        tables,
-    })
+    Ok(tables)
 }
 
 /// Which part of oef-coop's JCT gap to gavel-hierarchical the rule inside tenants explains, and

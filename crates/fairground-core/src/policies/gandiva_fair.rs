@@ -66,6 +66,14 @@ pub enum ExchangeRate {
     Midpoint,
 }
 
+/// Its shares and trades are per tenant (its users), whatever the simulator is asked.
+const ROUNDS: InRounds = InRounds::Solved(Rounds {
+    parties: PartyRule::Always(Grouping::Tenants),
+    answer: RoundAnswer::Solve,
+    walk: Walk::Fixed,
+    warm: Warm::Cold,
+});
+
 /// The name and the one-line summary the CLI and the playground show.
 pub const INFO: PolicyInfo = PolicyInfo {
     name: "gandiva-fair",
@@ -75,12 +83,7 @@ pub const INFO: PolicyInfo = PolicyInfo {
     guarantees: Guarantees::NONE,
     family: Family::Market,
     reads: Reads::BASE,
-    rounds: InRounds::Solved(Rounds {
-        parties: PartyRule::Always(Grouping::Tenants),
-        answer: RoundAnswer::Solve,
-        walk: Walk::Fixed,
-        warm: Warm::Cold,
-    }),
+    rounds: ROUNDS,
 };
 
 pub const INFO_MIDPOINT: PolicyInfo = PolicyInfo {
@@ -89,12 +92,7 @@ pub const INFO_MIDPOINT: PolicyInfo = PolicyInfo {
     guarantees: Guarantees::NONE,
     family: Family::Market,
     reads: Reads::BASE,
-    rounds: InRounds::Solved(Rounds {
-        parties: PartyRule::Always(Grouping::Tenants),
-        answer: RoundAnswer::Solve,
-        walk: Walk::Fixed,
-        warm: Warm::Cold,
-    }),
+    rounds: ROUNDS,
 };
 
 /// One trade: `seller` gave `sold` GPUs of type `fast` to `buyer` for `paid` GPUs of type

@@ -259,19 +259,8 @@ fn program(
 ) -> Result<PackedAllocation, PolicyError> {
     let (tenants, types) = (inst.tenants(), inst.types());
     let mut lp = Lp::maximize();
-    // Measured in the GPUs a job holds (or, uncapped, its equal split), so the solver's
-    // tolerance is relative to that.
     let total_weight: f64 = inst.weight.iter().sum();
-    let size: Vec<f64> = (0..tenants)
-        .map(|i| {
-            inst.cap[i].unwrap_or_else(|| {
-                inst.equal_split_with(i, total_weight)
-                    .iter()
-                    .sum::<f64>()
-                    .max(f64::MIN_POSITIVE)
-            })
-        })
-        .collect();
+    let size = variable_sizes(inst, total_weight);
     // A type with no GPUs: exactly zero, not zero to the solver's tolerance (which is relative
     // to the size, and a size of hundreds of GPUs left 5e-7 of a GPU that does not exist).
     let g: Vec<Vec<Var>> = (0..tenants)
@@ -333,17 +322,7 @@ fn program(
     // its equal split (the max-min level is at least that). That is about 1 / (total weight),
     // so with weights in the billions a z measured in units of 1 would be lost in the solver's
     // tolerance. The total, t, is measured in the sum of those.
-    let at_share: Vec<f64> = (0..tenants)
-        .map(|i| {
-            let scale = normalising_scale(inst, i)?;
-            Ok(inst
-                .equal_split_with(i, total_weight)
-                .iter()
-                .zip(&inst.throughput[i])
-                .map(|(e, t)| e * t * scale)
-                .sum::<f64>())
-        })
-        .collect::<Result<_, PolicyError>>()?;
+    let at_share = levels_at_equal_split(inst, total_weight)?;
     let unit = |x: f64| if x.is_finite() && x > 0.0 { x } else { 1.0 };
     let lowest = unit(at_share.iter().copied().fold(f64::INFINITY, f64::min));
     let z = lp.var_scaled(if at_level.is_none() { 1.0 } else { 0.0 }, lowest);
@@ -387,6 +366,37 @@ fn program(
             .collect(),
         level: at_level.unwrap_or_else(|| sol.value(z)),
     })
+}
+
+/// Each tenant's variables measured in the GPUs a job holds (or, uncapped, its equal split),
+/// so the solver's tolerance is relative to that.
+fn variable_sizes(inst: &Instance, total_weight: f64) -> Vec<f64> {
+    (0..inst.tenants())
+        .map(|i| {
+            inst.cap[i].unwrap_or_else(|| {
+                inst.equal_split_with(i, total_weight)
+                    .iter()
+                    .sum::<f64>()
+                    .max(f64::MIN_POSITIVE)
+            })
+        })
+        .collect()
+}
+
+/// Each tenant's normalised throughput from its equal split (the max-min level is at least
+/// the lowest of them).
+fn levels_at_equal_split(inst: &Instance, total_weight: f64) -> Result<Vec<f64>, PolicyError> {
+    (0..inst.tenants())
+        .map(|i| {
+            let scale = normalising_scale(inst, i)?;
+            Ok(inst
+                .equal_split_with(i, total_weight)
+                .iter()
+                .zip(&inst.throughput[i])
+                .map(|(e, t)| e * t * scale)
+                .sum::<f64>())
+        })
+        .collect()
 }
 
 #[cfg(test)]

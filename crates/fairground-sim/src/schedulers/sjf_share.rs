@@ -159,6 +159,84 @@ fn exclusive_time(job: &Job, remaining_steps: f64, j: usize) -> f64 {
     }
 }
 
+impl SjfShare {
+    /// Drops finished jobs; a survivor of a pair runs alone again.
+    fn drop_finished(&mut self, remaining: &Remaining) {
+        self.running.retain(|job, _| remaining.has(*job));
+        self.partners.retain(|job, _| remaining.has(*job));
+        for list in self.partners.values_mut() {
+            list.retain(|b| remaining.has(*b));
+        }
+        for (job, p) in self.running.iter_mut() {
+            if self.partners.get(job).is_none_or(Vec::is_empty) {
+                p.sharing = None;
+            }
+        }
+    }
+
+    /// The jobs not running, shortest remaining time (on their best type) first, ties by index.
+    fn shortest_first(&self, view: &RoundView) -> Vec<(f64, usize)> {
+        let mut pending: Vec<(f64, usize)> = view
+            .active
+            .iter()
+            .filter(|s| !self.running.contains_key(&s.job))
+            .map(|s| {
+                let job = &view.jobs[s.job];
+                (
+                    s.remaining_steps / job.best_rate(view.cluster).max(f64::MIN_POSITIVE),
+                    s.job,
+                )
+            })
+            .collect();
+        // Its own copy of the sort (every pending job, every round), as Tiresias's.
+        pending.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        pending
+    }
+
+    /// The residents of type j job a (of `mem_a` MB) may share a GPU with: each as (time of the
+    /// pair run together, b, a's sub-batches, a's slowdown, b's slowdown); under BSBF only the
+    /// pairs that finish sooner together, best first; under FFS all, in residents' order.
+    fn partner_options(
+        &mut self,
+        view: &RoundView,
+        remaining: &Remaining,
+        (a, mem_a): (usize, f64),
+        j: usize,
+        residents: &[usize],
+    ) -> Vec<(f64, usize, u32, f64, f64)> {
+        let cluster = view.cluster;
+        let job_a = &view.jobs[a];
+        let capacity = cluster.gpu_memory_mb(j);
+        let e_a = exclusive_time(job_a, remaining.steps(a), j);
+        let mut options: Vec<(f64, usize, u32, f64, f64)> = Vec::new();
+        for &b in residents {
+            let job_b = &view.jobs[b];
+            let Some(mem_b) = job_b.gpu_mem_mb else {
+                continue;
+            };
+            let Some(k) = Accumulation::fewest_to_fit(mem_a, capacity - mem_b) else {
+                continue;
+            };
+            let xi_a =
+                self.slowdown_of(cluster, j, (a, job_a), (b, job_b)) * Accumulation::time_factor(k);
+            let xi_b = self.slowdown_of(cluster, j, (b, job_b), (a, job_a));
+            let held_b = self.running[&b]
+                .pieces
+                .first()
+                .map_or(j, |p| cluster.servers[p.server].gpu_type);
+            let e_b = exclusive_time(job_b, remaining.steps(b), held_b);
+            let (t_seq, t_con) = pair_times(e_a, e_b, xi_a, xi_b);
+            if self.rule == Rule::Ffs || t_con < t_seq {
+                options.push((t_con, b, k, xi_a, xi_b));
+            }
+        }
+        if self.rule == Rule::Bsbf {
+            sort_stably_by(&mut options, |x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+        }
+        options
+    }
+}
+
 impl Scheduler for SjfShare {
     fn name(&self) -> String {
         match self.rule {
@@ -170,17 +248,7 @@ impl Scheduler for SjfShare {
     fn schedule(&mut self, view: &RoundView) -> Result<Vec<Placement>, SimError> {
         let cluster = view.cluster;
         let remaining = Remaining::of(view);
-        // Drop finished jobs; a survivor of a pair runs alone again.
-        self.running.retain(|job, _| remaining.has(*job));
-        self.partners.retain(|job, _| remaining.has(*job));
-        for list in self.partners.values_mut() {
-            list.retain(|b| remaining.has(*b));
-        }
-        for (job, p) in self.running.iter_mut() {
-            if self.partners.get(job).is_none_or(Vec::is_empty) {
-                p.sharing = None;
-            }
-        }
+        self.drop_finished(&remaining);
         // Occupants per GPU: (server, gpu) -> jobs.
         let mut occupants: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
         for p in self.running.values() {
@@ -190,20 +258,7 @@ impl Scheduler for SjfShare {
                 }
             }
         }
-        let mut pending: Vec<(f64, usize)> = view
-            .active
-            .iter()
-            .filter(|s| !self.running.contains_key(&s.job))
-            .map(|s| {
-                let job = &view.jobs[s.job];
-                (
-                    s.remaining_steps / job.best_rate(cluster).max(f64::MIN_POSITIVE),
-                    s.job,
-                )
-            })
-            .collect();
-        // Its own copy of the sort (every pending job, every round), as Tiresias's.
-        pending.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let pending = self.shortest_first(view);
         // Per type, what a pending job can use; recomputed after each placement.
         let mut layouts: Vec<Option<TypeLayout>> = vec![None; cluster.types.len()];
         for (_, a) in pending {
@@ -235,35 +290,7 @@ impl Scheduler for SjfShare {
                     let Some(mem_a) = job_a.gpu_mem_mb else {
                         continue;
                     };
-                    let capacity = cluster.gpu_memory_mb(j);
-                    let e_a = exclusive_time(job_a, remaining.steps(a), j);
-                    let mut options: Vec<(f64, usize, u32, f64, f64)> = Vec::new();
-                    for b in residents {
-                        let job_b = &view.jobs[b];
-                        let Some(mem_b) = job_b.gpu_mem_mb else {
-                            continue;
-                        };
-                        let Some(k) = Accumulation::fewest_to_fit(mem_a, capacity - mem_b) else {
-                            continue;
-                        };
-                        let xi_a = self.slowdown_of(cluster, j, (a, job_a), (b, job_b))
-                            * Accumulation::time_factor(k);
-                        let xi_b = self.slowdown_of(cluster, j, (b, job_b), (a, job_a));
-                        let held_b = self.running[&b]
-                            .pieces
-                            .first()
-                            .map_or(j, |p| cluster.servers[p.server].gpu_type);
-                        let e_b = exclusive_time(job_b, remaining.steps(b), held_b);
-                        let (t_seq, t_con) = pair_times(e_a, e_b, xi_a, xi_b);
-                        if self.rule == Rule::Ffs || t_con < t_seq {
-                            options.push((t_con, b, k, xi_a, xi_b));
-                        }
-                    }
-                    if self.rule == Rule::Bsbf {
-                        sort_stably_by(&mut options, |x, y| {
-                            x.0.total_cmp(&y.0).then(x.1.cmp(&y.1))
-                        });
-                    }
+                    let options = self.partner_options(view, &remaining, (a, mem_a), j, &residents);
                     for (_, b, k, _, _) in &options {
                         if chosen.len() >= g {
                             break;

@@ -3,7 +3,7 @@
 
 use super::shorten;
 use crate::palette::type_colour;
-use crate::scale::{bar_rows, legend_layout, nice_ticks, tick_label, LinearScale};
+use crate::scale::{bar_rows, legend_layout, nice_ticks, tick_label, BarRows, LinearScale};
 use crate::svg::{SvgNode, SvgRender};
 use fairground_chart::table::{grid, DataTable};
 use fairground_core::{Allocation, Instance};
@@ -59,27 +59,7 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>], w
         .iter()
         .zip(&places)
         .enumerate()
-        .map(|(j, (name, &(left, row)))| {
-            let y = 6.0 + 16.0 * row as f64;
-            SvgNode::new("g")
-                .attr("class", "legend-item")
-                .child(
-                    SvgNode::new("rect")
-                        .attr("x", left)
-                        .attr("y", y)
-                        .attr("width", 14)
-                        .attr("height", 14)
-                        .attr("fill", type_colour(j)),
-                )
-                .child(
-                    SvgNode::new("text")
-                        .attr("x", left + 20.0)
-                        .attr("y", y + 12.0)
-                        .attr("class", "legend-label")
-                        .text(name.clone()),
-                )
-        });
-
+        .map(|(j, (name, &(left, row)))| legend_item(j, name, left, row));
     let grid = ticks.iter().map(|&t| {
         let px = x.map(t);
         SvgNode::new("g")
@@ -100,68 +80,10 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>], w
                     .text(tick_label(t)),
             )
     });
-
     let bars = gpus.iter().enumerate().map(|(i, row)| {
-        let name = &tenants[i];
         let row_top = top + i as f64 * rows.pitch;
-        let y = row_top + rows.bar_offset;
-        let mut left = 0.0;
-        let segments: Vec<SvgNode> = row
-            .iter()
-            .enumerate()
-            .filter(|(_, &g)| g > 1e-9)
-            .map(|(j, &g)| {
-                let (x0, x1) = (x.map(left), x.map(left + g));
-                left += g;
-                SvgNode::new("rect")
-                    .attr("class", "segment")
-                    .attr("x", x0)
-                    .attr("y", y)
-                    .attr("width", (x1 - x0).max(0.0))
-                    .attr("height", BAR)
-                    .attr("fill", type_colour(j))
-                    .child(
-                        SvgNode::new("title").text(format!("{name} on {}: {g:.4} GPUs", types[j])),
-                    )
-            })
-            .collect();
-        SvgNode::new("g")
-            .attr("class", "bar")
-            .attr("data-tenant", name)
-            .child(
-                SvgNode::new("text")
-                    .attr("class", "tenant-label")
-                    .attr(
-                        "x",
-                        if rows.names_above {
-                            rows.plot_left
-                        } else {
-                            rows.plot_left - 8.0
-                        },
-                    )
-                    .attr(
-                        "y",
-                        if rows.names_above {
-                            row_top + 12.0
-                        } else {
-                            y + BAR * 0.7
-                        },
-                    )
-                    .attr(
-                        "text-anchor",
-                        if rows.names_above { "start" } else { "end" },
-                    )
-                    .text(shorten(
-                        name,
-                        if rows.names_above { 40 } else { NAME_CHARS },
-                    ))
-                    .child(
-                        SvgNode::new("title").text(format!("{name}: {:.4} GPUs in all", held[i])),
-                    ),
-            )
-            .children(segments)
+        tenant_bar((&tenants[i], held[i], row), types, &x, &rows, row_top)
     });
-
     SvgNode::new("svg")
         .attr("viewBox", format!("0 0 {w} {height}"))
         .attr("role", "img")
@@ -181,6 +103,76 @@ pub fn allocation_svg(tenants: &[String], types: &[String], gpus: &[Vec<f64>], w
                 .attr("text-anchor", "middle")
                 .text("GPUs held (time-averaged)"),
         )
+}
+
+/// A GPU type's legend entry: its colour's square and its name, at `left` on legend row `row`.
+fn legend_item(j: usize, name: &str, left: f64, row: usize) -> SvgNode {
+    let y = 6.0 + 16.0 * row as f64;
+    SvgNode::new("g")
+        .attr("class", "legend-item")
+        .child(
+            SvgNode::new("rect")
+                .attr("x", left)
+                .attr("y", y)
+                .attr("width", 14)
+                .attr("height", 14)
+                .attr("fill", type_colour(j)),
+        )
+        .child(
+            SvgNode::new("text")
+                .attr("x", left + 20.0)
+                .attr("y", y + 12.0)
+                .attr("class", "legend-label")
+                .text(name.to_string()),
+        )
+}
+
+/// A tenant's bar: its name (left of the bar, or above it on a narrow chart) and a segment per
+/// GPU type it holds, in the type's colour, each titled with its GPUs.
+fn tenant_bar(
+    (name, held, row): (&str, f64, &[f64]),
+    types: &[String],
+    x: &LinearScale,
+    rows: &BarRows,
+    row_top: f64,
+) -> SvgNode {
+    let y = row_top + rows.bar_offset;
+    let mut left = 0.0;
+    let segments: Vec<SvgNode> = row
+        .iter()
+        .enumerate()
+        .filter(|(_, &g)| g > 1e-9)
+        .map(|(j, &g)| {
+            let (x0, x1) = (x.map(left), x.map(left + g));
+            left += g;
+            SvgNode::new("rect")
+                .attr("class", "segment")
+                .attr("x", x0)
+                .attr("y", y)
+                .attr("width", (x1 - x0).max(0.0))
+                .attr("height", BAR)
+                .attr("fill", type_colour(j))
+                .child(SvgNode::new("title").text(format!("{name} on {}: {g:.4} GPUs", types[j])))
+        })
+        .collect();
+    let (label_x, label_y, anchor, chars) = if rows.names_above {
+        (rows.plot_left, row_top + 12.0, "start", 40)
+    } else {
+        (rows.plot_left - 8.0, y + BAR * 0.7, "end", NAME_CHARS)
+    };
+    SvgNode::new("g")
+        .attr("class", "bar")
+        .attr("data-tenant", name)
+        .child(
+            SvgNode::new("text")
+                .attr("class", "tenant-label")
+                .attr("x", label_x)
+                .attr("y", label_y)
+                .attr("text-anchor", anchor)
+                .text(shorten(name, chars))
+                .child(SvgNode::new("title").text(format!("{name}: {held:.4} GPUs in all"))),
+        )
+        .children(segments)
 }
 
 /// The allocation chart's numbers: GPUs of each type per tenant, and in all.

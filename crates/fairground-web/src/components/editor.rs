@@ -204,10 +204,6 @@ pub fn use_undo_keys(state: UseReducerDispatcher<AppState>, active: bool) {
 pub fn Editor(props: &EditorProps) -> Html {
     let state = &props.state;
     let draft = &state.draft;
-    let dispatch = |make: fn(usize) -> Action, index: usize| {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(make(index)))
-    };
     // The same callbacks on every render (the dispatcher never changes), so a cell whose text
     // and problem are unchanged is not re-rendered: an edit redraws one cell, not the whole grid.
     let on_edit = use_callback(state.dispatcher(), |(cell, text): (Cell, String), state| {
@@ -217,7 +213,6 @@ pub fn Editor(props: &EditorProps) -> Html {
         state.dispatch(Action::Paste { cell, text });
     });
     let columns = state.grid_columns();
-    let (shows_work, shows_entity) = (state.shows_work(), state.shows_entity());
     // Arrow keys and Enter move the focus to the neighbouring cell of the grid as shown.
     let on_move = use_callback(
         (columns.clone(), draft.tenants.len()),
@@ -234,65 +229,38 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
         },
     );
-    let problem = |cell: Cell| {
-        state
-            .problem_at(cell)
-            .map(|m| AttrValue::from(m.to_string()))
+    let cells = Cells {
+        state,
+        on_edit,
+        on_paste,
+        on_move,
     };
-    // `grid`: a cell of the tenant grid, which takes pasted blocks and moves by keys.
-    let cell = |cell: Cell, label: String, numeric: bool, grid: bool| {
-        html! {
-            <CellInput {cell} label={label} text={draft.text(cell).to_string()} problem={problem(cell)}
-                       on_edit={on_edit.clone()} on_paste={grid.then(|| on_paste.clone())}
-                       on_move={grid.then(|| on_move.clone())} {numeric} />
-        }
-    };
-    let on_preset = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            if !select.value().is_empty() {
-                state.dispatch(Action::LoadPreset(select.value()));
-            }
-        })
-    };
-    let on_normalization = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            state.dispatch(Action::SetNormalization(select.value()));
-        })
-    };
-    let add_type = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddType))
-    };
-    let add_tenant = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddTenant))
-    };
-    let add_entity = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddEntity))
-    };
-    let add_pair = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::AddPair))
-    };
-    let type_name = |j: usize| {
-        draft
-            .types
-            .get(j)
-            .map(|t| t.name.clone())
-            .unwrap_or_default()
-    };
-    // A grid wider than its panel scrolls inside itself; a line under it says so, since the
-    // cut-off columns and row buttons give no sign of being there (checked after each render
-    // and on resizing the window).
     let grid = use_node_ref();
+    let overflowing = use_overflowing(grid.clone());
+    html! {
+        <section class="editor" aria-label="Scenario editor">
+            { editor_bar(state) }
+            { types_table(&cells) }
+            { tenants_table(&cells, grid, overflowing) }
+            { entities_table(&cells) }
+            { pairs_table(&cells) }
+            if !state.problems.is_empty() {
+                <ul class="errors" role="alert" data-testid="problems">
+                    { for state.problems.iter().map(|p| html! { <li>{ format!("{}: {}", plain_place(&p.path, draft), p.message) }</li> }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+/// Whether the element `grid` refers to is wider than its panel, checked after each render and
+/// on resizing the window: a grid that scrolls inside itself gives no sign of its cut-off
+/// columns and row buttons, so a line under it says so.
+#[hook]
+fn use_overflowing(grid: NodeRef) -> bool {
     let overflowing = use_state(|| false);
     {
-        let (grid, overflowing) = (grid.clone(), overflowing.clone());
+        let overflowing = overflowing.clone();
         use_effect(move || {
             let check = move || {
                 if let Some(el) = grid.cast::<web_sys::Element>() {
@@ -310,82 +278,151 @@ pub fn Editor(props: &EditorProps) -> Html {
             move || drop(listener)
         });
     }
-    let copied: Vec<String> = draft
-        .types
-        .iter()
-        .filter(|t| t.copied)
-        .map(|t| t.name.clone())
-        .collect();
-    let tenant_name = |i: usize| {
-        draft
-            .tenants
-            .get(i)
-            .map(|t| t.name.clone())
-            .unwrap_or_default()
+    *overflowing
+}
+
+/// What every cell of the editor is made with: the state and the cells' shared callbacks.
+struct Cells<'a> {
+    state: &'a UseReducerHandle<AppState>,
+    on_edit: Callback<(Cell, String)>,
+    on_paste: Callback<(Cell, String)>,
+    on_move: Callback<(Cell, isize, isize)>,
+}
+
+impl Cells<'_> {
+    /// A text cell; `grid`: a cell of the tenant grid, which takes pasted blocks and moves by
+    /// keys.
+    fn cell(&self, cell: Cell, label: String, numeric: bool, grid: bool) -> Html {
+        let problem = self
+            .state
+            .problem_at(cell)
+            .map(|m| AttrValue::from(m.to_string()));
+        html! {
+            <CellInput {cell} label={label} text={self.state.draft.text(cell).to_string()} {problem}
+                       on_edit={self.on_edit.clone()} on_paste={grid.then(|| self.on_paste.clone())}
+                       on_move={grid.then(|| self.on_move.clone())} {numeric} />
+        }
+    }
+
+    /// A button dispatching `make(index)`.
+    fn dispatch(&self, make: fn(usize) -> Action, index: usize) -> Callback<MouseEvent> {
+        let state = self.state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(make(index)))
+    }
+
+    fn type_name(&self, j: usize) -> String {
+        let types = &self.state.draft.types;
+        types.get(j).map(|t| t.name.clone()).unwrap_or_default()
+    }
+
+    fn tenant_name(&self, i: usize) -> String {
+        let tenants = &self.state.draft.tenants;
+        tenants.get(i).map(|t| t.name.clone()).unwrap_or_default()
+    }
+}
+
+/// A button dispatching the action `make` makes, on every click.
+fn action_button(
+    state: &UseReducerHandle<AppState>,
+    make: impl Fn() -> Action + 'static,
+) -> Callback<MouseEvent> {
+    let state = state.clone();
+    Callback::from(move |_: MouseEvent| state.dispatch(make()))
+}
+
+/// Undo, redo, the presets and what speedups are relative to.
+fn editor_bar(state: &UseReducerHandle<AppState>) -> Html {
+    let draft = &state.draft;
+    let on_preset = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if !select.value().is_empty() {
+                state.dispatch(Action::LoadPreset(select.value()));
+            }
+        })
+    };
+    let on_normalization = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            state.dispatch(Action::SetNormalization(select.value()));
+        })
     };
     let normalization_options = ["slowest", "fastest", "raw"]
         .into_iter()
         .map(String::from)
         .chain(draft.types.iter().map(|t| t.name.clone()))
         .collect::<Vec<_>>();
-
-    let undo = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::Undo))
-    };
-    let redo = {
-        let state = state.clone();
-        Callback::from(move |_: MouseEvent| state.dispatch(Action::Redo))
-    };
-
     html! {
-        <section class="editor" aria-label="Scenario editor">
-            <div class="editor-bar">
-                <button type="button" onclick={undo} disabled={!state.history.can_undo()}
-                        title="Undo (Ctrl+Z)" data-testid="undo">{ "Undo" }</button>
-                <button type="button" onclick={redo} disabled={!state.history.can_redo()}
-                        title="Redo (Ctrl+Shift+Z)" data-testid="redo">{ "Redo" }</button>
-                <label>{ "Preset " }
-                    <select onchange={on_preset} data-testid="preset-select">
-                        <option value="" selected=true>{ "load a preset…" }</option>
-                        { for presets::all().into_iter().map(|p| html! {
-                            <option value={p.id}>{ p.title }</option>
-                        }) }
-                    </select>
-                </label>
-                <label>{ "Speedups relative to " }
-                    <select onchange={on_normalization} data-testid="normalization-select">
-                        { for normalization_options.iter().map(|n| html! {
-                            <option value={n.clone()} selected={*n == draft.normalization}>{ n }</option>
-                        }) }
-                    </select>
-                </label>
-            </div>
+        <div class="editor-bar">
+            <button type="button" onclick={action_button(state, move || Action::Undo)} disabled={!state.history.can_undo()}
+                    title="Undo (Ctrl+Z)" data-testid="undo">{ "Undo" }</button>
+            <button type="button" onclick={action_button(state, move || Action::Redo)} disabled={!state.history.can_redo()}
+                    title="Redo (Ctrl+Shift+Z)" data-testid="redo">{ "Redo" }</button>
+            <label>{ "Preset " }
+                <select onchange={on_preset} data-testid="preset-select">
+                    <option value="" selected=true>{ "load a preset…" }</option>
+                    { for presets::all().into_iter().map(|p| html! {
+                        <option value={p.id}>{ p.title }</option>
+                    }) }
+                </select>
+            </label>
+            <label>{ "Speedups relative to " }
+                <select onchange={on_normalization} data-testid="normalization-select">
+                    { for normalization_options.iter().map(|n| html! {
+                        <option value={n.clone()} selected={*n == draft.normalization}>{ n }</option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}
 
+/// The GPU types: name and count, each movable and removable.
+fn types_table(cells: &Cells) -> Html {
+    let state = cells.state;
+    html! {
+        <>
             <h2>{ "GPU types" }</h2>
             <table class="types" data-testid="types-table">
                 <thead><tr><th>{ "name" }</th><th>{ "GPUs" }</th><th></th></tr></thead>
                 <tbody>
-                { for (0..draft.types.len()).map(|j| html! {
+                { for (0..state.draft.types.len()).map(|j| html! {
                     <tr>
-                        <td>{ cell(Cell::TypeName(j), format!("name of GPU type {}", j + 1), false, false) }</td>
-                        <td>{ cell(Cell::TypeCount(j), format!("GPUs of {}", type_name(j)), true, false) }</td>
+                        <td>{ cells.cell(Cell::TypeName(j), format!("name of GPU type {}", j + 1), false, false) }</td>
+                        <td>{ cells.cell(Cell::TypeCount(j), format!("GPUs of {}", cells.type_name(j)), true, false) }</td>
                         <td class="row-tools">
-                            <button type="button" aria-label={format!("move {} left", type_name(j))} onclick={{
-                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveType(j, -1)))
-                            }}>{ "←" }</button>
-                            <button type="button" aria-label={format!("move {} right", type_name(j))} onclick={{
-                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveType(j, 1)))
-                            }}>{ "→" }</button>
-                            <button type="button" aria-label={format!("remove {}", type_name(j))}
-                                    onclick={dispatch(Action::RemoveType, j)}>{ "✕" }</button>
+                            <button type="button" aria-label={format!("move {} left", cells.type_name(j))}
+                                    onclick={action_button(state, move || Action::MoveType(j, -1))}>{ "←" }</button>
+                            <button type="button" aria-label={format!("move {} right", cells.type_name(j))}
+                                    onclick={action_button(state, move || Action::MoveType(j, 1))}>{ "→" }</button>
+                            <button type="button" aria-label={format!("remove {}", cells.type_name(j))}
+                                    onclick={cells.dispatch(Action::RemoveType, j)}>{ "✕" }</button>
                         </td>
                     </tr>
                 }) }
                 </tbody>
             </table>
-            <button type="button" onclick={add_type} data-testid="add-type">{ "+ GPU type" }</button>
+            <button type="button" onclick={action_button(state, move || Action::AddType)} data-testid="add-type">{ "+ GPU type" }</button>
+        </>
+    }
+}
 
+/// The tenants and their throughput per GPU (with the work and entity columns when shown), the
+/// lines saying the grid scrolls or holds copied figures, and the button adding a tenant.
+fn tenants_table(cells: &Cells, grid: NodeRef, overflowing: bool) -> Html {
+    let state = cells.state;
+    let draft = &state.draft;
+    let (shows_work, shows_entity) = (state.shows_work(), state.shows_entity());
+    let copied: Vec<String> = draft
+        .types
+        .iter()
+        .filter(|t| t.copied)
+        .map(|t| t.name.clone())
+        .collect();
+    html! {
+        <>
             <h2>{ "Tenants and throughput per GPU" }</h2>
             <p class="hint">{ "Arrow keys and Enter move between cells. Paste a block copied from a spreadsheet \
                                into any cell: whole rows with their names from the name column. The work and \
@@ -411,34 +448,32 @@ pub fn Editor(props: &EditorProps) -> Html {
                 <tbody>
                 { for (0..draft.tenants.len()).map(|i| html! {
                     <tr>
-                        <td>{ cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, true) }</td>
-                        <td>{ cell(Cell::Weight(i), format!("weight of {}", tenant_name(i)), true, true) }</td>
-                        <td>{ cell(Cell::MaxGpus(i), format!("max GPUs of {}", tenant_name(i)), true, true) }</td>
+                        <td>{ cells.cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, true) }</td>
+                        <td>{ cells.cell(Cell::Weight(i), format!("weight of {}", cells.tenant_name(i)), true, true) }</td>
+                        <td>{ cells.cell(Cell::MaxGpus(i), format!("max GPUs of {}", cells.tenant_name(i)), true, true) }</td>
                         { for (0..draft.types.len()).map(|j| html! {
-                            <td>{ cell(Cell::Throughput(i, j), format!("throughput of {} on {}", tenant_name(i), type_name(j)), true, true) }</td>
+                            <td>{ cells.cell(Cell::Throughput(i, j), format!("throughput of {} on {}", cells.tenant_name(i), cells.type_name(j)), true, true) }</td>
                         }) }
                         if shows_work {
-                            <td>{ cell(Cell::Work(i), format!("work left of {}", tenant_name(i)), true, true) }</td>
+                            <td>{ cells.cell(Cell::Work(i), format!("work left of {}", cells.tenant_name(i)), true, true) }</td>
                         }
                         if shows_entity {
-                            <td>{ cell(Cell::Entity(i), format!("entity of {}", tenant_name(i)), false, true) }</td>
+                            <td>{ cells.cell(Cell::Entity(i), format!("entity of {}", cells.tenant_name(i)), false, true) }</td>
                         }
                         <td class="row-tools">
-                            <button type="button" aria-label={format!("move {} up", tenant_name(i))} onclick={{
-                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveTenant(i, -1)))
-                            }}>{ "↑" }</button>
-                            <button type="button" aria-label={format!("move {} down", tenant_name(i))} onclick={{
-                                let state = state.clone(); Callback::from(move |_: MouseEvent| state.dispatch(Action::MoveTenant(i, 1)))
-                            }}>{ "↓" }</button>
-                            <button type="button" aria-label={format!("remove {}", tenant_name(i))}
-                                    onclick={dispatch(Action::RemoveTenant, i)}>{ "✕" }</button>
+                            <button type="button" aria-label={format!("move {} up", cells.tenant_name(i))}
+                                    onclick={action_button(state, move || Action::MoveTenant(i, -1))}>{ "↑" }</button>
+                            <button type="button" aria-label={format!("move {} down", cells.tenant_name(i))}
+                                    onclick={action_button(state, move || Action::MoveTenant(i, 1))}>{ "↓" }</button>
+                            <button type="button" aria-label={format!("remove {}", cells.tenant_name(i))}
+                                    onclick={cells.dispatch(Action::RemoveTenant, i)}>{ "✕" }</button>
                         </td>
                     </tr>
                 }) }
                 </tbody>
             </table>
             </div>
-            if *overflowing {
+            if overflowing {
                 <p class="hint" data-testid="grid-scroll-hint">{ "→ More columns and the row buttons: scroll the grid sideways." }</p>
             }
             if !copied.is_empty() {
@@ -448,8 +483,17 @@ pub fn Editor(props: &EditorProps) -> Html {
                     copied.join(", ")
                 ) }</p>
             }
-            <button type="button" onclick={add_tenant} data-testid="add-tenant">{ "+ tenant" }</button>
+            <button type="button" onclick={action_button(state, move || Action::AddTenant)} data-testid="add-tenant">{ "+ tenant" }</button>
+        </>
+    }
+}
 
+/// gavel-hierarchical's entities: name, weight, how its members share, and its parent.
+fn entities_table(cells: &Cells) -> Html {
+    let state = cells.state;
+    let draft = &state.draft;
+    html! {
+        <>
             <h2>{ "Entities" }</h2>
             <p class="hint">{ "Groups of tenants for gavel-hierarchical: each gets a share by its weight, \
                                which its members split by fairness (their weights) or FIFO (in list order). \
@@ -470,8 +514,8 @@ pub fn Editor(props: &EditorProps) -> Html {
                         };
                         html! {
                             <tr>
-                                <td>{ cell(Cell::EntityName(e), format!("name of entity {}", e + 1), false, false) }</td>
-                                <td>{ cell(Cell::EntityWeight(e), format!("weight of entity {}", entity.name), true, false) }</td>
+                                <td>{ cells.cell(Cell::EntityName(e), format!("name of entity {}", e + 1), false, false) }</td>
+                                <td>{ cells.cell(Cell::EntityWeight(e), format!("weight of entity {}", entity.name), true, false) }</td>
                                 <td>
                                     <select aria-label={format!("how {} shares", entity.name)} onchange={on_within}
                                             data-path={format!("entities[{e}].within")}>
@@ -480,10 +524,10 @@ pub fn Editor(props: &EditorProps) -> Html {
                                         }) }
                                     </select>
                                 </td>
-                                <td>{ cell(Cell::EntityParent(e), format!("parent of entity {}", entity.name), false, false) }</td>
+                                <td>{ cells.cell(Cell::EntityParent(e), format!("parent of entity {}", entity.name), false, false) }</td>
                                 <td class="row-tools">
                                     <button type="button" aria-label={format!("remove entity {}", entity.name)}
-                                            onclick={dispatch(Action::RemoveEntity, e)}>{ "✕" }</button>
+                                            onclick={cells.dispatch(Action::RemoveEntity, e)}>{ "✕" }</button>
                                 </td>
                             </tr>
                         }
@@ -491,8 +535,18 @@ pub fn Editor(props: &EditorProps) -> Html {
                     </tbody>
                 </table>
             }
-            <button type="button" onclick={add_entity} data-testid="add-entity">{ "+ entity" }</button>
+            <button type="button" onclick={action_button(state, move || Action::AddEntity)} data-testid="add-entity">{ "+ entity" }</button>
+        </>
+    }
+}
 
+/// gavel-las-packed's co-located pairs: the two tenants, then per GPU type each one's
+/// throughput while they share.
+fn pairs_table(cells: &Cells) -> Html {
+    let state = cells.state;
+    let draft = &state.draft;
+    html! {
+        <>
             <h2>{ "Co-located pairs" }</h2>
             <p class="hint">{ "Tenants that can run on the same GPUs at once, for gavel-las-packed (space \
                                sharing): their names, then per GPU type each one's throughput per GPU \
@@ -511,16 +565,16 @@ pub fn Editor(props: &EditorProps) -> Html {
                         html! {
                             <tr data-path={format!("co_located[{p}]")}>
                                 { for (0..pair.tenants.len().max(2)).map(|k| html! {
-                                    <td>{ cell(Cell::PairTenant(p, k), format!("tenant {} of pair {}", k + 1, p + 1), false, false) }</td>
+                                    <td>{ cells.cell(Cell::PairTenant(p, k), format!("tenant {} of pair {}", k + 1, p + 1), false, false) }</td>
                                 }) }
                                 { for pair.throughput.iter().enumerate().map(|(j, row)| html! {
                                     <td class="pair-rates">{ for (0..row.len()).map(|k| {
-                                        cell(Cell::PairThroughput(p, j, k), format!("throughput of {} beside {} on {}", side(k), side(1 - k.min(1)), type_name(j)), true, false)
+                                        cells.cell(Cell::PairThroughput(p, j, k), format!("throughput of {} beside {} on {}", side(k), side(1 - k.min(1)), cells.type_name(j)), true, false)
                                     }) }</td>
                                 }) }
                                 <td class="row-tools">
                                     <button type="button" aria-label={format!("remove pair {label}")}
-                                            onclick={dispatch(Action::RemovePair, p)}>{ "✕" }</button>
+                                            onclick={cells.dispatch(Action::RemovePair, p)}>{ "✕" }</button>
                                 </td>
                             </tr>
                         }
@@ -528,14 +582,8 @@ pub fn Editor(props: &EditorProps) -> Html {
                     </tbody>
                 </table>
             }
-            <button type="button" onclick={add_pair} data-testid="add-pair">{ "+ pair" }</button>
-
-            if !state.problems.is_empty() {
-                <ul class="errors" role="alert" data-testid="problems">
-                    { for state.problems.iter().map(|p| html! { <li>{ format!("{}: {}", plain_place(&p.path, draft), p.message) }</li> }) }
-                </ul>
-            }
-        </section>
+            <button type="button" onclick={action_button(state, move || Action::AddPair)} data-testid="add-pair">{ "+ pair" }</button>
+        </>
     }
 }
 

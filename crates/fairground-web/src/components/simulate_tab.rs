@@ -169,28 +169,12 @@ fn chosen_files(e: &Event) -> Vec<web_sys::File> {
 /// The simulator: recipes, a cluster, a workload and policies by family; runs in the worker.
 #[component]
 pub fn SimulateTab() -> Html {
-    // The settings open as the link (or the last visit) left them.
-    let form = use_reducer(|| {
-        let mut state = FormState::default();
-        if let Some(text) = crate::storage::sim_settings() {
-            state.form = SimForm::default().with_settings(&text);
-        }
-        state
-    });
-    // ... and every change is kept, in the link and for the next visit.
-    {
-        let settings = form.form.to_settings();
-        use_effect_with(settings, |settings| {
-            let default = SimForm::default().to_settings();
-            crate::storage::set_sim_settings((settings != &default).then_some(settings.as_str()));
-        });
-    }
+    let form = use_kept_form();
     let form_error = use_state(|| None::<String>);
     let run = use_reducer(|| Run {
         state: RunState::Idle,
         cluster: None,
     });
-    let readers = use_mut_ref(Vec::<gloo::file::callbacks::FileReader>::new);
     let bridge = {
         let run = run.dispatcher();
         use_reactor_bridge::<SimulateReactor, _>(move |event| {
@@ -199,12 +183,96 @@ pub fn SimulateTab() -> Html {
             }
         })
     };
-    // index.html reports a worker that could not load (offline before any complete visit): the
-    // worker starts with the tab, so this can come before any run. A run then fails at once with
-    // the reason and what to do, rather than wait on a worker that will never answer.
+    let worker_failed = use_worker_failure(run.dispatcher());
+    use_results_in_view(&run.state);
+    let running = matches!(run.state, RunState::Running { .. });
+    let on_run = {
+        let (form, form_error, run, bridge) = (
+            form.clone(),
+            form_error.clone(),
+            run.clone(),
+            bridge.clone(),
+        );
+        Callback::from(move |_: MouseEvent| match form.form.request() {
+            Ok(_) if worker_failed.is_some() => {
+                let why = (*worker_failed).clone().unwrap_or_default();
+                run.dispatch(RunAction::Output(SimOutput::Failed(why)));
+            }
+            Ok((request, cluster)) => {
+                form_error.set(None);
+                run.dispatch(RunAction::Start(request.policies.clone(), cluster));
+                bridge.send(SimInput::Run(Box::new(request)));
+            }
+            Err(why) => form_error.set(Some(why)),
+        })
+    };
+    let on_cancel = Callback::from(move |_: MouseEvent| bridge.send(SimInput::Cancel));
+    let uploads = use_uploads(form.dispatcher(), form_error.clone());
+    // Ctrl+Z in the form undoes its last change (a recipe included).
+    let on_key = {
+        let form = form.dispatcher();
+        Callback::from(move |e: KeyboardEvent| {
+            if super::editor::undo_key(&e.key(), e.ctrl_key() || e.meta_key(), e.shift_key())
+                == Some(true)
+            {
+                e.prevent_default();
+                form.dispatch(FormAction::Undo);
+            }
+        })
+    };
+    html! {
+        <section class="simulate" aria-label="Simulator" data-testid="simulate-tab">
+            <div class="sim-form" onkeydown={on_key}>
+                { recipes_fieldset(&form) }
+                <fieldset>
+                    <legend>{ "Cluster" }</legend>
+                    { field_view(Field::Cluster, &form) }{ field_view(Field::Shape, &form) }{ field_view(Field::GpuMemory, &form) }
+                    if form.form.measured.is_none() {
+                        { field_view(Field::Table, &form) }
+                    }
+                </fieldset>
+                { workload_fieldset(&form, uploads) }
+                { policies_fieldset(&form) }
+                <div class="sim-actions">
+                    <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
+                    <button type="button" onclick={on_cancel} disabled={!running} data-testid="sim-cancel">{ "Cancel" }</button>
+                </div>
+                if let Some(why) = &*form_error {
+                    <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
+                }
+            </div>
+            { run_view(&run.state) }
+        </section>
+    }
+}
+
+/// The form's state, opening as the link (or the last visit) left it, every change kept in the
+/// link and for the next visit.
+#[hook]
+fn use_kept_form() -> UseReducerHandle<FormState> {
+    let form = use_reducer(|| {
+        let mut state = FormState::default();
+        if let Some(text) = crate::storage::sim_settings() {
+            state.form = SimForm::default().with_settings(&text);
+        }
+        state
+    });
+    let settings = form.form.to_settings();
+    use_effect_with(settings, |settings| {
+        let default = SimForm::default().to_settings();
+        crate::storage::set_sim_settings((settings != &default).then_some(settings.as_str()));
+    });
+    form
+}
+
+/// index.html reports a worker that could not load (offline before any complete visit): the
+/// worker starts with the tab, so this can come before any run. A run then fails at once with
+/// the reason and what to do, rather than wait on a worker that will never answer.
+#[hook]
+fn use_worker_failure(run: UseReducerDispatcher<Run>) -> UseStateHandle<Option<String>> {
     let worker_failed = use_state(|| None::<String>);
     {
-        let (run, worker_failed) = (run.dispatcher(), worker_failed.clone());
+        let worker_failed = worker_failed.clone();
         use_effect_with((), move |_| {
             let listener = gloo::events::EventListener::new(
                 &gloo::utils::window(),
@@ -232,61 +300,46 @@ pub fn SimulateTab() -> Html {
             move || drop(listener)
         });
     }
-    // Finished results are brought into view (they appear below the form).
-    {
-        let done = matches!(run.state, RunState::Done { .. });
-        let results = match &run.state {
-            RunState::Done { results, .. } => Some(results.clone()),
-            _ => None,
-        };
-        use_effect_with(results, move |_| {
-            if done {
-                let found = gloo::utils::document()
-                    .query_selector("[data-testid=\"sim-results\"]")
-                    .ok()
-                    .flatten();
-                if let Some(el) = found {
-                    el.scroll_into_view();
-                }
+    worker_failed
+}
+
+/// Finished results are brought into view (they appear below the form).
+#[hook]
+fn use_results_in_view(state: &RunState) {
+    let done = matches!(state, RunState::Done { .. });
+    let results = match state {
+        RunState::Done { results, .. } => Some(results.clone()),
+        _ => None,
+    };
+    use_effect_with(results, move |_| {
+        if done {
+            let found = gloo::utils::document()
+                .query_selector("[data-testid=\"sim-results\"]")
+                .ok()
+                .flatten();
+            if let Some(el) = found {
+                el.scroll_into_view();
             }
-        });
-    }
-    let running = matches!(run.state, RunState::Running { .. });
-    let act = |make: fn() -> FormAction| {
-        let form = form.dispatcher();
-        Callback::from(move |_: MouseEvent| form.dispatch(make()))
-    };
-    let on_run = {
-        let (form, form_error, run, bridge) = (
-            form.clone(),
-            form_error.clone(),
-            run.clone(),
-            bridge.clone(),
-        );
-        let worker_failed = worker_failed.clone();
-        Callback::from(move |_: MouseEvent| match form.form.request() {
-            Ok(_) if worker_failed.is_some() => {
-                let why = (*worker_failed).clone().unwrap_or_default();
-                run.dispatch(RunAction::Output(SimOutput::Failed(why)));
-            }
-            Ok((request, cluster)) => {
-                form_error.set(None);
-                run.dispatch(RunAction::Start(request.policies.clone(), cluster));
-                bridge.send(SimInput::Run(Box::new(request)));
-            }
-            Err(why) => form_error.set(Some(why)),
-        })
-    };
-    let on_cancel = {
-        let bridge = bridge.clone();
-        Callback::from(move |_: MouseEvent| bridge.send(SimInput::Cancel))
-    };
-    let failed = {
-        let form_error = form_error.clone();
-        Callback::from(move |why: String| form_error.set(Some(why)))
-    };
-    let on_trace = {
-        let (form, readers, failed) = (form.dispatcher(), readers.clone(), failed.clone());
+        }
+    });
+}
+
+/// The upload buttons' callbacks: a trace (one file, or PAI's two tables) and Gavel's measured
+/// throughputs, each refused over its size limit, read into the form.
+struct Uploads {
+    trace: Callback<Event>,
+    measured: Callback<Event>,
+}
+
+#[hook]
+fn use_uploads(
+    form: UseReducerDispatcher<FormState>,
+    form_error: UseStateHandle<Option<String>>,
+) -> Uploads {
+    let readers = use_mut_ref(Vec::<gloo::file::callbacks::FileReader>::new);
+    let failed = Callback::from(move |why: String| form_error.set(Some(why)));
+    let trace = {
+        let (form, readers, failed) = (form.clone(), readers.clone(), failed.clone());
         Callback::from(move |e: Event| {
             let files = chosen_files(&e);
             let problem = if files.len() > 2 {
@@ -318,41 +371,63 @@ pub fn SimulateTab() -> Html {
             }
         })
     };
-    let on_measured = {
-        let (form, readers) = (form.dispatcher(), readers.clone());
-        Callback::from(move |e: Event| {
-            let files = chosen_files(&e);
-            let Some(file) = files.first() else {
-                return;
-            };
-            if file.size() > MAX_THROUGHPUTS {
-                failed.emit(format!(
-                    "{} is over the 4 MB limit for a throughputs file (Gavel's \
-                     simulation_throughputs.json is 1.2 MB)",
-                    file.name()
-                ));
-                return;
+    let measured = Callback::from(move |e: Event| {
+        let files = chosen_files(&e);
+        let Some(file) = files.first() else {
+            return;
+        };
+        if file.size() > MAX_THROUGHPUTS {
+            failed.emit(format!(
+                "{} is over the 4 MB limit for a throughputs file (Gavel's \
+                 simulation_throughputs.json is 1.2 MB)",
+                file.name()
+            ));
+            return;
+        }
+        let form = form.clone();
+        let done = Callback::from(move |mut all: Vec<TraceFile>| {
+            form.dispatch(FormAction::Measured(all.pop().map(Rc::new)))
+        });
+        *readers.borrow_mut() = read_files(files, done, failed.clone());
+    });
+    Uploads { trace, measured }
+}
+
+/// A button dispatching the form action `make` makes.
+fn act(form: &UseReducerHandle<FormState>, make: fn() -> FormAction) -> Callback<MouseEvent> {
+    let form = form.dispatcher();
+    Callback::from(move |_: MouseEvent| form.dispatch(make()))
+}
+
+/// The recipes (a published evaluation's set-up each), the form's undo, and what the last
+/// recipe changed.
+fn recipes_fieldset(form: &UseReducerHandle<FormState>) -> Html {
+    html! {
+        <fieldset class="sim-recipes">
+            <legend>{ "Recipes: a published evaluation's set-up, scaled to the browser" }</legend>
+            { for RECIPES.iter().enumerate().map(|(k, r)| {
+                let form = form.dispatcher();
+                let sets: Vec<String> = r.fields.iter().map(|(f, v)| format!("{} {v}", f.spec().label)).collect();
+                html! {
+                    <button type="button" data-testid={r.testid} title={format!("sets {}; policies {}", sets.join(", "), r.policies.join(", "))}
+                            onclick={Callback::from(move |_: MouseEvent| form.dispatch(FormAction::Recipe(k)))}>{ format!("{} set-up", r.name) }</button>
+                }
+            }) }
+            <button type="button" onclick={act(form, || FormAction::Undo)} disabled={!form.can_undo()}
+                    title="Undo the last change to the form (Ctrl+Z)" data-testid="sim-undo">{ "Undo" }</button>
+            if let Some((name, changes)) = &form.applied {
+                <p class="notice" role="status" data-testid="sim-recipe-changes">
+                    { format!("{name} set-up changed {}. Undo puts them back.", if changes.is_empty() { "nothing".to_string() } else { changes.join("; ") }) }
+                </p>
             }
-            let form = form.clone();
-            let done = Callback::from(move |mut all: Vec<TraceFile>| {
-                form.dispatch(FormAction::Measured(all.pop().map(Rc::new)))
-            });
-            *readers.borrow_mut() = read_files(files, done, failed.clone());
-        })
-    };
-    // Ctrl+Z in the form undoes its last change (a recipe included).
-    let on_key = {
-        let form = form.dispatcher();
-        Callback::from(move |e: KeyboardEvent| {
-            if super::editor::undo_key(&e.key(), e.ctrl_key() || e.meta_key(), e.shift_key())
-                == Some(true)
-            {
-                e.prevent_default();
-                form.dispatch(FormAction::Undo);
-            }
-        })
-    };
+        </fieldset>
+    }
+}
+
+/// The workload: an uploaded trace or a generator and its settings, and the uploads.
+fn workload_fieldset(form: &UseReducerHandle<FormState>, uploads: Uploads) -> Html {
     let f = &form.form;
+    let field = |k: Field| field_view(k, form);
     let generator_choice = |g: Generator, label: &'static str, testid: &'static str| {
         let form = form.dispatcher();
         html! {
@@ -360,112 +435,81 @@ pub fn SimulateTab() -> Html {
                    onchange={Callback::from(move |_: Event| form.dispatch(FormAction::Generator(g)))} data-testid={testid} />{ label }</label>
         }
     };
-    let field = |k: Field| field_view(k, &form);
-
     html! {
-        <section class="simulate" aria-label="Simulator" data-testid="simulate-tab">
-            <div class="sim-form" onkeydown={on_key}>
-                <fieldset class="sim-recipes">
-                    <legend>{ "Recipes: a published evaluation's set-up, scaled to the browser" }</legend>
-                    { for RECIPES.iter().enumerate().map(|(k, r)| {
+        <fieldset>
+            <legend>{ "Workload" }</legend>
+            if let Some(files) = &f.trace {
+                <p>{ format!("Trace: {} ", files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>().join(" + ")) }
+                   <button type="button" onclick={act(form, || FormAction::Trace(None))}>{ "use the synthetic workload" }</button></p>
+            } else {
+                <div class="sim-generator" role="radiogroup" aria-label="synthetic workload">
+                    { generator_choice(Generator::Gavel, "Gavel's generator", "sim-generator-gavel") }
+                    { generator_choice(Generator::Synergy, "Synergy's (model profiles)", "sim-generator-synergy") }
+                </div>
+                { field(Field::Jobs) }{ field(Field::Rate) }{ field(Field::Seed) }
+                if f.generator == Generator::Gavel {
+                    { field(Field::Tenants) }{ field(Field::TenantMix) }
+                } else {
+                    { field(Field::Split) }
+                    <label><input type="checkbox" checked={f.multi_gpu} data-testid="sim-multi-gpu"
+                           onchange={{ let form = form.dispatcher(); let on = !f.multi_gpu; Callback::from(move |_: Event| form.dispatch(FormAction::MultiGpu(on))) }} />{ "multi-GPU jobs" }</label>
+                }
+            }
+            { field(Field::Measure) }{ field(Field::Round) }
+            <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly, or PAI's two tables)" }
+                <input type="file" multiple=true accept=".trace,.csv,.tsv,.json,text/plain" onchange={uploads.trace} data-testid="sim-trace" />
+            </label>
+            if let Some(m) = &f.measured {
+                <p data-testid="sim-throughputs-name">{ format!("Throughputs: {} ", m.0) }<button type="button" onclick={act(form, || FormAction::Measured(None))}>{ "use the built-in table" }</button></p>
+            } else {
+                <label class="file-button" title="Gavel's simulation_throughputs.json: measured rates for every model and GPU count, and the co-located pairs gavel-las-packed shares GPUs by. Without it: six cited models' single-GPU rates, multi-GPU rates by perfect scaling">{ "Measured throughputs (Gavel's simulation_throughputs.json)" }
+                    <input type="file" accept=".json,application/json" onchange={uploads.measured} data-testid="sim-throughputs" />
+                </label>
+            }
+        </fieldset>
+    }
+}
+
+/// The policies by family: each family collapsed to a line naming what is chosen in it, its
+/// settings in view.
+fn policies_fieldset(form: &UseReducerHandle<FormState>) -> Html {
+    let f = &form.form;
+    html! {
+        <fieldset class="sim-policies">
+            <legend>{ "Policies, by family" }</legend>
+            <p class="hint">{ "Open a family to choose among its policies; its line says which are chosen." }</p>
+            { for FAMILIES.iter().map(|family| {
+                // Collapsed, each family's line names what is chosen in it, so the
+                // form stays short and Run in view (the browser keeps a family open).
+                let members = family.policies();
+                let chosen: Vec<&str> = members.iter().map(|p| p.0).filter(|name| f.chosen.iter().any(|c| c == name)).collect();
+                let line = if chosen.is_empty() {
+                    format!("{}: none of {} chosen", family.name, members.len())
+                } else {
+                    format!("{}: {} of {} chosen ({})", family.name, chosen.len(), members.len(), chosen.join(", "))
+                };
+                html! {
+                <div class="sim-family">
+                <details>
+                    <summary data-testid="sim-family">{ line }</summary>
+                    <p class="hint">{ family.blurb }</p>
+                    { for members.into_iter().map(|(name, summary)| {
                         let form = form.dispatcher();
-                        let sets: Vec<String> = r.fields.iter().map(|(f, v)| format!("{} {v}", f.spec().label)).collect();
                         html! {
-                            <button type="button" data-testid={r.testid} title={format!("sets {}; policies {}", sets.join(", "), r.policies.join(", "))}
-                                    onclick={Callback::from(move |_: MouseEvent| form.dispatch(FormAction::Recipe(k)))}>{ format!("{} set-up", r.name) }</button>
+                            <label class="sim-policy">
+                                <input type="checkbox" checked={f.chosen.iter().any(|c| c == name)} data-testid={format!("sim-policy-{name}")}
+                                       onchange={Callback::from(move |_: Event| form.dispatch(FormAction::Toggle(name.to_string())))} />
+                                <code>{ name }</code>{ " " }<span class="hint">{ summary }</span>
+                            </label>
                         }
                     }) }
-                    <button type="button" onclick={act(|| FormAction::Undo)} disabled={!form.can_undo()}
-                            title="Undo the last change to the form (Ctrl+Z)" data-testid="sim-undo">{ "Undo" }</button>
-                    if let Some((name, changes)) = &form.applied {
-                        <p class="notice" role="status" data-testid="sim-recipe-changes">
-                            { format!("{name} set-up changed {}. Undo puts them back.", if changes.is_empty() { "nothing".to_string() } else { changes.join("; ") }) }
-                        </p>
-                    }
-                </fieldset>
-                <fieldset>
-                    <legend>{ "Cluster" }</legend>
-                    { field(Field::Cluster) }{ field(Field::Shape) }{ field(Field::GpuMemory) }
-                    if f.measured.is_none() {
-                        { field(Field::Table) }
-                    }
-                </fieldset>
-                <fieldset>
-                    <legend>{ "Workload" }</legend>
-                    if let Some(files) = &f.trace {
-                        <p>{ format!("Trace: {} ", files.iter().map(|f| f.0.as_str()).collect::<Vec<_>>().join(" + ")) }
-                           <button type="button" onclick={act(|| FormAction::Trace(None))}>{ "use the synthetic workload" }</button></p>
-                    } else {
-                        <div class="sim-generator" role="radiogroup" aria-label="synthetic workload">
-                            { generator_choice(Generator::Gavel, "Gavel's generator", "sim-generator-gavel") }
-                            { generator_choice(Generator::Synergy, "Synergy's (model profiles)", "sim-generator-synergy") }
-                        </div>
-                        { field(Field::Jobs) }{ field(Field::Rate) }{ field(Field::Seed) }
-                        if f.generator == Generator::Gavel {
-                            { field(Field::Tenants) }{ field(Field::TenantMix) }
-                        } else {
-                            { field(Field::Split) }
-                            <label><input type="checkbox" checked={f.multi_gpu} data-testid="sim-multi-gpu"
-                                   onchange={{ let form = form.dispatcher(); let on = !f.multi_gpu; Callback::from(move |_: Event| form.dispatch(FormAction::MultiGpu(on))) }} />{ "multi-GPU jobs" }</label>
-                        }
-                    }
-                    { field(Field::Measure) }{ field(Field::Round) }
-                    <label class="file-button">{ "Upload a trace (Gavel, CSV, Helios, Philly, or PAI's two tables)" }
-                        <input type="file" multiple=true accept=".trace,.csv,.tsv,.json,text/plain" onchange={on_trace} data-testid="sim-trace" />
-                    </label>
-                    if let Some(m) = &f.measured {
-                        <p data-testid="sim-throughputs-name">{ format!("Throughputs: {} ", m.0) }<button type="button" onclick={act(|| FormAction::Measured(None))}>{ "use the built-in table" }</button></p>
-                    } else {
-                        <label class="file-button" title="Gavel's simulation_throughputs.json: measured rates for every model and GPU count, and the co-located pairs gavel-las-packed shares GPUs by. Without it: six cited models' single-GPU rates, multi-GPU rates by perfect scaling">{ "Measured throughputs (Gavel's simulation_throughputs.json)" }
-                            <input type="file" accept=".json,application/json" onchange={on_measured} data-testid="sim-throughputs" />
-                        </label>
-                    }
-                </fieldset>
-                <fieldset class="sim-policies">
-                    <legend>{ "Policies, by family" }</legend>
-                    <p class="hint">{ "Open a family to choose among its policies; its line says which are chosen." }</p>
-                    { for FAMILIES.iter().map(|family| {
-                        // Collapsed, each family's line names what is chosen in it, so the
-                        // form stays short and Run in view (the browser keeps a family open).
-                        let members = family.policies();
-                        let chosen: Vec<&str> = members.iter().map(|p| p.0).filter(|name| f.chosen.iter().any(|c| c == name)).collect();
-                        let line = if chosen.is_empty() {
-                            format!("{}: none of {} chosen", family.name, members.len())
-                        } else {
-                            format!("{}: {} of {} chosen ({})", family.name, chosen.len(), members.len(), chosen.join(", "))
-                        };
-                        html! {
-                        <div class="sim-family">
-                        <details>
-                            <summary data-testid="sim-family">{ line }</summary>
-                            <p class="hint">{ family.blurb }</p>
-                            { for members.into_iter().map(|(name, summary)| {
-                                let form = form.dispatcher();
-                                html! {
-                                    <label class="sim-policy">
-                                        <input type="checkbox" checked={f.chosen.iter().any(|c| c == name)} data-testid={format!("sim-policy-{name}")}
-                                               onchange={Callback::from(move |_: Event| form.dispatch(FormAction::Toggle(name.to_string())))} />
-                                        <code>{ name }</code>{ " " }<span class="hint">{ summary }</span>
-                                    </label>
-                                }
-                            }) }
-                        </details>
-                        // The family's settings stay in view: they are the run's, not a choice
-                        // of policy.
-                        { for family.options.iter().map(|&k| field(k)) }
-                        </div>
-                    } }) }
-                </fieldset>
-                <div class="sim-actions">
-                    <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
-                    <button type="button" onclick={on_cancel} disabled={!running} data-testid="sim-cancel">{ "Cancel" }</button>
+                </details>
+                // The family's settings stay in view: they are the run's, not a choice
+                // of policy.
+                { for family.options.iter().map(|&k| field_view(k, form)) }
                 </div>
-                if let Some(why) = &*form_error {
-                    <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
-                }
-            </div>
-            { run_view(&run.state) }
-        </section>
+            } }) }
+        </fieldset>
     }
 }
 

@@ -86,67 +86,145 @@ fn polish_from(
     restarts: usize,
 ) -> Option<Polished> {
     let (n, m) = (inst.tenants(), inst.types());
-    let total_weight: f64 = inst.weight.iter().sum();
-    let weight = |i: usize| inst.weight[i] / total_weight;
-    // What tenant i would pay at most for one more GPU of type j: w_i s_ij / u_i less its cap
-    // price. At the optimum a held pair's is the type's price, the highest anyone's. With
-    // `outbid`, a pair that far below its type's highest is taken as not held at the optimum,
-    // however much the interior point left there (a few millionths of a GPU that adds a
-    // billionth of the welfare): keeping it would ask Newton for an equality that cannot hold.
-    let u: Vec<f64> = (0..n).map(|i| inst.utility(i, &gpus[i])).collect();
-    let worth = |i: usize, j: usize| inst.weight[i] * inst.speedup[i][j] / u[i] - cap_prices[i];
-    let highest: Vec<f64> = (0..m)
-        .map(|j| (0..n).map(|i| worth(i, j)).fold(0.0_f64, f64::max))
-        .collect();
-    // Support, tenant-major, in scaled units x = g / e.
-    let support: Vec<(usize, usize)> = (0..n)
-        .flat_map(|i| (0..m).map(move |j| (i, j)))
-        .filter(|&(i, j)| inst.speedup[i][j] > 0.0 && gpus[i][j] > SUPPORT * share[i][j])
-        .filter(|&(i, j)| outbid.is_none_or(|o| worth(i, j) >= (1.0 - o) * highest[j]))
-        .collect();
-    let mut x: Vec<f64> = support
+    let kkt = Kkt::at(inst, share, gpus, cap_prices, outbid);
+    let mut x: Vec<f64> = kkt
+        .support
         .iter()
         .map(|&(i, j)| gpus[i][j] / share[i][j])
         .collect();
-    let used: Vec<f64> = (0..m).map(|j| gpus.iter().map(|r| r[j]).sum()).collect();
-    let binding: Vec<usize> = (0..n)
-        .filter(|&i| inst.cap[i].is_some_and(|d| gpus[i].iter().sum::<f64>() >= d * (1.0 - FULL)))
-        .collect();
-    // A type valued by a tenant whose cap does not bind is full at the optimum (that tenant
-    // would gain from the rest of it), however little it adds: the interior point may leave such
-    // a type short when it adds a billionth of the welfare, and its price would then be lost.
-    let mut bound = vec![false; n];
-    binding.iter().for_each(|&i| bound[i] = true);
-    let wanted_by_unbound = |j: usize| (0..n).any(|i| !bound[i] && inst.speedup[i][j] > 0.0);
-    let full: Vec<usize> = (0..m)
-        .filter(|&j| inst.count[j] > 0.0)
-        .filter(|&j| used[j] >= inst.count[j] * (1.0 - FULL) || wanted_by_unbound(j))
-        .filter(|&j| support.iter().any(|&(_, t)| t == j))
-        .collect();
-    let (nv, nr) = (support.len(), full.len() + binding.len());
-    // Each variable's rows: its type's capacity over n_j, its tenant's cap over d_i.
-    let terms: Vec<Vec<(usize, f64)>> = support
-        .iter()
-        .map(|&(i, j)| {
-            let e = share[i][j];
-            let mut out = vec![];
-            if let Some(r) = full.iter().position(|&t| t == j) {
-                out.push((r, e / inst.count[j]));
-            }
-            if let (Some(r), Some(d)) = (binding.iter().position(|&t| t == i), inst.cap[i]) {
-                out.push((full.len() + r, e / d));
-            }
-            out
-        })
-        .collect();
-    let first = |i: usize| support.partition_point(|&(t, _)| t < i);
-    let coeff: Vec<f64> = support
-        .iter()
-        .map(|&(i, j)| inst.speedup[i][j] * share[i][j])
-        .collect();
-    let mut y = vec![0.0; nr];
+    let mut y = vec![0.0; kkt.rows()];
     let mut converged = false;
     for _ in 0..MAX_STEPS {
+        let (dx, stationary) = kkt.newton(inst, &x, &mut y)?;
+        if stationary {
+            converged = true;
+            break;
+        }
+        // Fraction to the boundary: stay strictly inside x > 0.
+        let step = dx
+            .iter()
+            .zip(&x)
+            .filter(|(d, _)| **d < 0.0)
+            .map(|(d, x)| 0.99 * x / -d)
+            .fold(1.0_f64, f64::min);
+        for (x, d) in x.iter_mut().zip(&dx) {
+            *x += step * d;
+        }
+        // A pair driven to the boundary stops every later step short (the fraction to the
+        // boundary): start again without it now rather than after MAX_STEPS tiny steps.
+        if step < 1.0 && x.iter().any(|&v| v <= SUPPORT) {
+            break;
+        }
+    }
+    if !converged && restarts > 0 && x.iter().any(|&v| v <= SUPPORT) {
+        let mut now = vec![vec![0.0; m]; n];
+        for (v, &(i, j)) in kkt.support.iter().enumerate() {
+            now[i][j] = x[v] * share[i][j];
+        }
+        return polish_from(inst, share, &now, cap_prices, outbid, restarts - 1);
+    }
+    kkt.polished(inst, share, &x, &y)
+}
+
+/// The equality-constrained program Newton polishes: the pairs held (the support, tenant-major,
+/// in scaled units x = g / e), the full types and binding caps as equality rows, each variable's
+/// row coefficients and its utility coefficient.
+struct Kkt {
+    support: Vec<(usize, usize)>,
+    full: Vec<usize>,
+    binding: Vec<usize>,
+    /// Each variable's rows: its type's capacity over n_j, its tenant's cap over d_i.
+    terms: Vec<Vec<(usize, f64)>>,
+    coeff: Vec<f64>,
+    total_weight: f64,
+}
+
+impl Kkt {
+    /// The program at the interior point's `gpus`: which pairs are held, which types are full
+    /// and which caps bind.
+    fn at(
+        inst: &Instance,
+        share: &[Vec<f64>],
+        gpus: &[Vec<f64>],
+        cap_prices: &[f64],
+        outbid: Option<f64>,
+    ) -> Kkt {
+        let (n, m) = (inst.tenants(), inst.types());
+        let total_weight: f64 = inst.weight.iter().sum();
+        // What tenant i would pay at most for one more GPU of type j: w_i s_ij / u_i less its
+        // cap price. At the optimum a held pair's is the type's price, the highest anyone's.
+        // With `outbid`, a pair that far below its type's highest is taken as not held at the
+        // optimum, however much the interior point left there (a few millionths of a GPU that
+        // adds a billionth of the welfare): keeping it would ask Newton for an equality that
+        // cannot hold.
+        let u: Vec<f64> = (0..n).map(|i| inst.utility(i, &gpus[i])).collect();
+        let worth = |i: usize, j: usize| inst.weight[i] * inst.speedup[i][j] / u[i] - cap_prices[i];
+        let highest: Vec<f64> = (0..m)
+            .map(|j| (0..n).map(|i| worth(i, j)).fold(0.0_f64, f64::max))
+            .collect();
+        let support: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (0..m).map(move |j| (i, j)))
+            .filter(|&(i, j)| inst.speedup[i][j] > 0.0 && gpus[i][j] > SUPPORT * share[i][j])
+            .filter(|&(i, j)| outbid.is_none_or(|o| worth(i, j) >= (1.0 - o) * highest[j]))
+            .collect();
+        let used: Vec<f64> = (0..m).map(|j| gpus.iter().map(|r| r[j]).sum()).collect();
+        let binding: Vec<usize> = (0..n)
+            .filter(|&i| {
+                inst.cap[i].is_some_and(|d| gpus[i].iter().sum::<f64>() >= d * (1.0 - FULL))
+            })
+            .collect();
+        // A type valued by a tenant whose cap does not bind is full at the optimum (that
+        // tenant would gain from the rest of it), however little it adds: the interior point
+        // may leave such a type short when it adds a billionth of the welfare, and its price
+        // would then be lost.
+        let mut bound = vec![false; n];
+        binding.iter().for_each(|&i| bound[i] = true);
+        let wanted_by_unbound = |j: usize| (0..n).any(|i| !bound[i] && inst.speedup[i][j] > 0.0);
+        let full: Vec<usize> = (0..m)
+            .filter(|&j| inst.count[j] > 0.0)
+            .filter(|&j| used[j] >= inst.count[j] * (1.0 - FULL) || wanted_by_unbound(j))
+            .filter(|&j| support.iter().any(|&(_, t)| t == j))
+            .collect();
+        let terms: Vec<Vec<(usize, f64)>> = support
+            .iter()
+            .map(|&(i, j)| {
+                let e = share[i][j];
+                let mut out = vec![];
+                if let Some(r) = full.iter().position(|&t| t == j) {
+                    out.push((r, e / inst.count[j]));
+                }
+                if let (Some(r), Some(d)) = (binding.iter().position(|&t| t == i), inst.cap[i]) {
+                    out.push((full.len() + r, e / d));
+                }
+                out
+            })
+            .collect();
+        let coeff: Vec<f64> = support
+            .iter()
+            .map(|&(i, j)| inst.speedup[i][j] * share[i][j])
+            .collect();
+        Kkt {
+            support,
+            full,
+            binding,
+            terms,
+            coeff,
+            total_weight,
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.full.len() + self.binding.len()
+    }
+
+    /// One Newton step from (x, y): the step in x, with y moved to its new multipliers, and
+    /// whether (x, y) was already stationary and feasible to the polish's tolerances. None when
+    /// a utility or the step is not finite and positive.
+    fn newton(&self, inst: &Instance, x: &[f64], y: &mut [f64]) -> Option<(Vec<f64>, bool)> {
+        let n = inst.tenants();
+        let (support, terms, coeff) = (&self.support, &self.terms, &self.coeff);
+        let (nv, nr) = (support.len(), self.rows());
+        let weight = |i: usize| inst.weight[i] / self.total_weight;
         let mut u = vec![0.0; n];
         for (v, &(i, _)) in support.iter().enumerate() {
             u[i] += coeff[v] * x[v];
@@ -157,37 +235,9 @@ fn polish_from(
         let grad: Vec<f64> = (0..nv)
             .map(|v| -weight(support[v].0) * coeff[v] / u[support[v].0])
             .collect();
-        // Upper triangle of K, column by column.
-        let (mut colptr, mut rowval, mut nzval) = (vec![0], vec![], vec![]);
-        for v in 0..nv {
-            let i = support[v].0;
-            let h = |a: usize| weight(i) * coeff[a] * coeff[v] / (u[i] * u[i]);
-            for a in first(i)..v {
-                rowval.push(a);
-                nzval.push(h(a));
-            }
-            rowval.push(v);
-            nzval.push(h(v) * (1.0 + 1e-9) + 1e-12);
-            colptr.push(rowval.len());
-        }
-        let mut by_row: Vec<Vec<(usize, f64)>> = vec![vec![]; nr];
-        for (v, row) in terms.iter().enumerate() {
-            for &(r, a) in row {
-                by_row[r].push((v, a));
-            }
-        }
-        for (r, entries) in by_row.iter().enumerate() {
-            for &(v, a) in entries {
-                rowval.push(v);
-                nzval.push(a);
-            }
-            rowval.push(nv + r);
-            nzval.push(-1e-10);
-            colptr.push(rowval.len());
-        }
-        let k = CscMatrix::new(nv + nr, nv + nr, colptr, rowval, nzval);
+        let k = self.matrix(inst, &u);
         let signs: Vec<i8> = (0..nv + nr).map(|c| if c < nv { 1 } else { -1 }).collect();
-        // The regularisation is ours (above); QDLDL's own would replace small pivots by 1e-7.
+        // The regularisation is ours (`matrix`); QDLDL's own would replace small pivots by 1e-7.
         let settings = QDLDLSettingsBuilder::default()
             .Dsigns(signs)
             .regularize_enable(false)
@@ -219,46 +269,72 @@ fn polish_from(
                 (grad[v] + priced).abs() / grad[v].abs()
             })
             .fold(0.0_f64, f64::max);
-        if worst_stationarity < 1e-13 && worst_equality < 1e-14 {
-            converged = true;
-            break;
+        let stationary = worst_stationarity < 1e-13 && worst_equality < 1e-14;
+        Some((dx.to_vec(), stationary))
+    }
+
+    /// K = [H A'; A -eI], upper triangle, column by column: the welfare's Hessian at utilities
+    /// `u` (one block per tenant), regularised, over the equality rows.
+    fn matrix(&self, inst: &Instance, u: &[f64]) -> CscMatrix<f64> {
+        let (support, coeff) = (&self.support, &self.coeff);
+        let (nv, nr) = (support.len(), self.rows());
+        let weight = |i: usize| inst.weight[i] / self.total_weight;
+        let first = |i: usize| support.partition_point(|&(t, _)| t < i);
+        let (mut colptr, mut rowval, mut nzval) = (vec![0], vec![], vec![]);
+        for v in 0..nv {
+            let i = support[v].0;
+            let h = |a: usize| weight(i) * coeff[a] * coeff[v] / (u[i] * u[i]);
+            for a in first(i)..v {
+                rowval.push(a);
+                nzval.push(h(a));
+            }
+            rowval.push(v);
+            nzval.push(h(v) * (1.0 + 1e-9) + 1e-12);
+            colptr.push(rowval.len());
         }
-        // Fraction to the boundary: stay strictly inside x > 0.
-        let step = dx
-            .iter()
-            .zip(&x)
-            .filter(|(d, _)| **d < 0.0)
-            .map(|(d, x)| 0.99 * x / -d)
-            .fold(1.0_f64, f64::min);
-        for (x, d) in x.iter_mut().zip(dx) {
-            *x += step * d;
+        let mut by_row: Vec<Vec<(usize, f64)>> = vec![vec![]; nr];
+        for (v, row) in self.terms.iter().enumerate() {
+            for &(r, a) in row {
+                by_row[r].push((v, a));
+            }
         }
-        // A pair driven to the boundary stops every later step short (the fraction to the
-        // boundary): start again without it now rather than after MAX_STEPS tiny steps.
-        if step < 1.0 && x.iter().any(|&v| v <= SUPPORT) {
-            break;
+        for (r, entries) in by_row.iter().enumerate() {
+            for &(v, a) in entries {
+                rowval.push(v);
+                nzval.push(a);
+            }
+            rowval.push(nv + r);
+            nzval.push(-1e-10);
+            colptr.push(rowval.len());
         }
+        CscMatrix::new(nv + nr, nv + nr, colptr, rowval, nzval)
     }
-    if !converged && restarts > 0 && x.iter().any(|&v| v <= SUPPORT) {
-        let mut now = vec![vec![0.0; m]; n];
-        for (v, &(i, j)) in support.iter().enumerate() {
-            now[i][j] = x[v] * share[i][j];
+
+    /// The allocation at x in GPUs, and the prices from the multipliers y: each full type's, each
+    /// binding cap's, in the welfare's units.
+    fn polished(
+        &self,
+        inst: &Instance,
+        share: &[Vec<f64>],
+        x: &[f64],
+        y: &[f64],
+    ) -> Option<Polished> {
+        let (n, m) = (inst.tenants(), inst.types());
+        let mut out = Polished {
+            gpus: vec![vec![0.0; m]; n],
+            prices: vec![0.0; m],
+            cap_prices: vec![0.0; n],
+        };
+        for (v, &(i, j)) in self.support.iter().enumerate() {
+            out.gpus[i][j] = x[v] * share[i][j];
         }
-        return polish_from(inst, share, &now, cap_prices, outbid, restarts - 1);
+        for (r, &j) in self.full.iter().enumerate() {
+            out.prices[j] = (self.total_weight * y[r] / inst.count[j]).max(0.0);
+        }
+        for (r, &i) in self.binding.iter().enumerate() {
+            let cap = inst.cap[i]?;
+            out.cap_prices[i] = (self.total_weight * y[self.full.len() + r] / cap).max(0.0);
+        }
+        Some(out)
     }
-    let mut out = Polished {
-        gpus: vec![vec![0.0; m]; n],
-        prices: vec![0.0; m],
-        cap_prices: vec![0.0; n],
-    };
-    for (v, &(i, j)) in support.iter().enumerate() {
-        out.gpus[i][j] = x[v] * share[i][j];
-    }
-    for (r, &j) in full.iter().enumerate() {
-        out.prices[j] = (total_weight * y[r] / inst.count[j]).max(0.0);
-    }
-    for (r, &i) in binding.iter().enumerate() {
-        out.cap_prices[i] = (total_weight * y[full.len() + r] / inst.cap[i]?).max(0.0);
-    }
-    Some(out)
 }

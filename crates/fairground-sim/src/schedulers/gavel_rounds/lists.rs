@@ -585,55 +585,7 @@ impl Lists {
                     book.deficits_at_reset(),
                 );
             }
-            let zero_key = ordered(0.0);
-            let mut at: Vec<(usize, usize, usize)> = vec![(0, 0, 0); list.zero.len()];
-            loop {
-                // Each part's head as ((deficit, earlier arrival first), from_arrivals).
-                let mut best: Option<(usize, (u64, Reverse<u64>), bool)> = None;
-                for (p, part) in list.zero.iter_mut().enumerate() {
-                    if part.sf > left {
-                        continue;
-                    }
-                    let (front, arrival, dead_seen) = &mut at[p];
-                    let fresh = part.fresh.peek(front, dead_seen, &|i| gone[i]);
-                    while part.arrivals.get(*arrival).is_some_and(|&i| gone[i]) {
-                        *arrival += 1;
-                    }
-                    let arrived = part.arrivals.get(*arrival).copied();
-                    let head = match (fresh, arrived) {
-                        (Some(k), Some(a)) if k.deficit() < zero_key => {
-                            ((zero_key, Reverse(u64::from(job[a].seq))), true)
-                        }
-                        (Some(k), _) => ((k.deficit(), Reverse(k.seq())), false),
-                        (None, Some(a)) => ((zero_key, Reverse(u64::from(job[a].seq))), true),
-                        (None, None) => continue,
-                    };
-                    if best.is_none_or(|(_, b, _)| head.0 > b) {
-                        best = Some((p, head.0, head.1));
-                    }
-                }
-                let Some((p, _, from_arrivals)) = best else {
-                    break;
-                };
-                let (front, arrival, _) = &mut at[p];
-                let part = &list.zero[p];
-                let i = if from_arrivals {
-                    *arrival += 1;
-                    part.arrivals[*arrival - 1]
-                } else {
-                    *front += 1;
-                    part.fresh.front[*front - 1].job()
-                };
-                match visit(i, 0.0, part.sf) {
-                    Some(l) => left = l,
-                    None => break,
-                }
-            }
-            for (part, &(_, _, dead_seen)) in list.zero.iter_mut().zip(&at) {
-                if dead_seen > 0 {
-                    part.fresh.front.retain(|k| !gone[k.job()]);
-                }
-            }
+            walk_zero(&mut list.zero, (gone, job), left, visit);
         }
         for (group, at) in list.groups.iter_mut().zip(&cursors) {
             if at.dead > 0 {
@@ -641,6 +593,66 @@ impl Lists {
             }
         }
         outcome
+    }
+}
+
+/// Walks type j's priority-0 parts from `left` free GPUs, by (deficit, arrival): in each part,
+/// the jobs of the reset, then the arrivals (deficit 0, later than all of them) after those
+/// with deficit >= 0; `visit` as in [`Lists::walk`].
+fn walk_zero(
+    zero: &mut [ZeroPart],
+    (gone, job): (&[bool], &[ListJob]),
+    mut left: u32,
+    visit: &mut dyn FnMut(usize, f64, u32) -> Option<u32>,
+) {
+    let zero_key = ordered(0.0);
+    let mut at: Vec<(usize, usize, usize)> = vec![(0, 0, 0); zero.len()];
+    loop {
+        // Each part's head as ((deficit, earlier arrival first), from_arrivals).
+        let mut best: Option<(usize, (u64, Reverse<u64>), bool)> = None;
+        for (p, part) in zero.iter_mut().enumerate() {
+            if part.sf > left {
+                continue;
+            }
+            let (front, arrival, dead_seen) = &mut at[p];
+            let fresh = part.fresh.peek(front, dead_seen, &|i| gone[i]);
+            while part.arrivals.get(*arrival).is_some_and(|&i| gone[i]) {
+                *arrival += 1;
+            }
+            let arrived = part.arrivals.get(*arrival).copied();
+            let head = match (fresh, arrived) {
+                (Some(k), Some(a)) if k.deficit() < zero_key => {
+                    ((zero_key, Reverse(u64::from(job[a].seq))), true)
+                }
+                (Some(k), _) => ((k.deficit(), Reverse(k.seq())), false),
+                (None, Some(a)) => ((zero_key, Reverse(u64::from(job[a].seq))), true),
+                (None, None) => continue,
+            };
+            if best.is_none_or(|(_, b, _)| head.0 > b) {
+                best = Some((p, head.0, head.1));
+            }
+        }
+        let Some((p, _, from_arrivals)) = best else {
+            break;
+        };
+        let (front, arrival, _) = &mut at[p];
+        let part = &zero[p];
+        let i = if from_arrivals {
+            *arrival += 1;
+            part.arrivals[*arrival - 1]
+        } else {
+            *front += 1;
+            part.fresh.front[*front - 1].job()
+        };
+        match visit(i, 0.0, part.sf) {
+            Some(l) => left = l,
+            None => break,
+        }
+    }
+    for (part, &(_, _, dead_seen)) in zero.iter_mut().zip(&at) {
+        if dead_seen > 0 {
+            part.fresh.front.retain(|k| !gone[k.job()]);
+        }
     }
 }
 

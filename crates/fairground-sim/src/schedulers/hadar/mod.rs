@@ -119,6 +119,48 @@ pub struct Hadar {
 }
 
 impl Hadar {
+    /// The order the active jobs take their turns in (their positions in `view.active`): by
+    /// arrival, or shortest remaining time first.
+    fn turns(&mut self, view: &RoundView, known: &[Known]) -> Vec<usize> {
+        match self.order {
+            Order::Arrival => (0..view.active.len()).collect(),
+            Order::ShortestFirst => {
+                let left: Vec<f64> = view
+                    .active
+                    .iter()
+                    .zip(known)
+                    .map(|(s, j)| s.remaining_steps / j.best_rate.max(f64::MIN_POSITIVE))
+                    .collect();
+                // Start from last round's order (few jobs' remaining times change in a round)
+                // with new jobs after it: the stable sort then finds long sorted runs, so a
+                // queue of thousands costs about one pass. The key (time left, then arrival) is
+                // total, so the order is the same as sorting from scratch.
+                let slot = &mut self.slot;
+                slot.resize(view.jobs.len(), usize::MAX);
+                for (k, s) in view.active.iter().enumerate() {
+                    slot[s.job] = k;
+                }
+                let mut placed = vec![false; view.active.len()];
+                let mut turns: Vec<usize> = Vec::with_capacity(view.active.len());
+                for &job in &self.last_turns {
+                    if let Some(&k) = slot.get(job).filter(|&&k| k != usize::MAX) {
+                        placed[k] = true;
+                        turns.push(k);
+                    }
+                }
+                turns.extend((0..view.active.len()).filter(|&k| !placed[k]));
+                for s in view.active {
+                    slot[s.job] = usize::MAX;
+                }
+                sort_indices_by(&mut turns, &|a, b| {
+                    left[a].total_cmp(&left[b]).then(a.cmp(&b))
+                });
+                self.last_turns = turns.iter().map(|&k| view.active[k].job).collect();
+                turns
+            }
+        }
+    }
+
     /// Hadar (`fork` false) or HadarE (`fork` true), planning `horizon` slots ahead;
     /// `sync_overhead_s` is the engine's, for HadarE's decision to fork.
     pub fn new(fork: bool, order: Order, horizon: usize, sync_overhead_s: f64) -> Hadar {
@@ -415,43 +457,7 @@ impl Scheduler for Hadar {
         let lower = lower_bound(known.iter().map(|k| k.ratio), self.horizon);
         let seen = self.stats.lower.get_or_insert((lower, lower));
         *seen = (seen.0.min(lower), seen.1.max(lower));
-        let turns: Vec<usize> = match self.order {
-            Order::Arrival => (0..view.active.len()).collect(),
-            Order::ShortestFirst => {
-                let left: Vec<f64> = view
-                    .active
-                    .iter()
-                    .zip(&known)
-                    .map(|(s, j)| s.remaining_steps / j.best_rate.max(f64::MIN_POSITIVE))
-                    .collect();
-                // Start from last round's order (few jobs' remaining times change in a round)
-                // with new jobs after it: the stable sort then finds long sorted runs, so a
-                // queue of thousands costs about one pass. The key (time left, then arrival) is
-                // total, so the order is the same as sorting from scratch.
-                let slot = &mut self.slot;
-                slot.resize(view.jobs.len(), usize::MAX);
-                for (k, s) in view.active.iter().enumerate() {
-                    slot[s.job] = k;
-                }
-                let mut placed = vec![false; view.active.len()];
-                let mut turns: Vec<usize> = Vec::with_capacity(view.active.len());
-                for &job in &self.last_turns {
-                    if let Some(&k) = slot.get(job).filter(|&&k| k != usize::MAX) {
-                        placed[k] = true;
-                        turns.push(k);
-                    }
-                }
-                turns.extend((0..view.active.len()).filter(|&k| !placed[k]));
-                for s in view.active {
-                    slot[s.job] = usize::MAX;
-                }
-                sort_indices_by(&mut turns, &|a, b| {
-                    left[a].total_cmp(&left[b]).then(a.cmp(&b))
-                });
-                self.last_turns = turns.iter().map(|&k| view.active[k].job).collect();
-                turns
-            }
-        };
+        let turns = self.turns(view, &known);
         let mut book = PriceBook::new(capacity.clone(), self.horizon, lower);
         let mut pool = GpuPool::new(cluster);
         let mut placements = Vec::new();

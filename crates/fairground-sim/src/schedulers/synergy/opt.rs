@@ -186,6 +186,50 @@ fn solve(jobs: &[(usize, &Job)], cells: &[Vec<Cell>], cpus: f64, mem: f64) -> Op
     chosen.into_iter().collect()
 }
 
+/// For each job in packing order, the least demand among the jobs packed after it (what its
+/// server must keep free for them) and how many GPUs they take.
+fn reserves(
+    jobs: &[(usize, &Job)],
+    packing: &[usize],
+    chosen: &[Cell],
+) -> (Vec<Demand>, Vec<usize>) {
+    let mut reserve = vec![
+        Demand {
+            cpus: 0.0,
+            mem_gb: 0.0
+        };
+        packing.len()
+    ];
+    let mut gpus_after = vec![0; packing.len()];
+    let mut after = 0;
+    let mut least = Demand {
+        cpus: f64::INFINITY,
+        mem_gb: f64::INFINITY,
+    };
+    for (pos, &k) in packing.iter().enumerate().rev() {
+        gpus_after[pos] = after;
+        after += jobs[k].1.scale_factor as usize;
+        reserve[pos] = Demand {
+            cpus: if least.cpus.is_finite() {
+                least.cpus
+            } else {
+                0.0
+            },
+            mem_gb: if least.mem_gb.is_finite() {
+                least.mem_gb
+            } else {
+                0.0
+            },
+        };
+        least.cpus = least.cpus.min(chosen[k].cpus);
+        least.mem_gb = least.mem_gb.min(chosen[k].mem_gb);
+    }
+    (reserve, gpus_after)
+}
+
+/// Synergy-OPT's round: the jobs in `order` the free GPUs admit, each given the cell the program
+/// chooses (the fair share where it fails), packed largest first, a job lowered to a cell that
+/// packs where its own does not.
 pub fn place(
     view: &RoundView,
     order: &[usize],
@@ -236,38 +280,7 @@ pub fn place(
             .then(chosen[b].mem_gb.total_cmp(&chosen[a].mem_gb))
             .then(a.cmp(&b))
     });
-    // The least demand among the jobs packed after each one (what its server must keep).
-    let mut reserve = vec![
-        Demand {
-            cpus: 0.0,
-            mem_gb: 0.0
-        };
-        packing.len()
-    ];
-    let mut gpus_after = vec![0; packing.len()];
-    let mut after = 0;
-    let mut least = Demand {
-        cpus: f64::INFINITY,
-        mem_gb: f64::INFINITY,
-    };
-    for (pos, &k) in packing.iter().enumerate().rev() {
-        gpus_after[pos] = after;
-        after += jobs[k].1.scale_factor as usize;
-        reserve[pos] = Demand {
-            cpus: if least.cpus.is_finite() {
-                least.cpus
-            } else {
-                0.0
-            },
-            mem_gb: if least.mem_gb.is_finite() {
-                least.mem_gb
-            } else {
-                0.0
-            },
-        };
-        least.cpus = least.cpus.min(chosen[k].cpus);
-        least.mem_gb = least.mem_gb.min(chosen[k].mem_gb);
-    }
+    let (reserve, gpus_after) = reserves(&jobs, &packing, &chosen);
     let as_demand = |c: Cell| Demand {
         cpus: c.cpus,
         mem_gb: c.mem_gb,
