@@ -387,8 +387,30 @@ impl Interior {
     }
 }
 
+/// Every policy's [`PolicyInfo`] as a constant, for code that names a policy as data (a recipe's
+/// list, a default choice): a renamed policy is renamed there too, and one removed fails the
+/// build, where a name written out would go stale unseen.
+pub mod named {
+    pub use super::equal_share::INFO as EQUAL_SHARE;
+    pub use super::gandiva_fair::{INFO as GANDIVA_FAIR, INFO_MIDPOINT as GANDIVA_FAIR_MIDPOINT};
+    pub use super::gavel_fifo::INFO as GAVEL_FIFO;
+    pub use super::gavel_ftf::INFO as GAVEL_FTF;
+    pub use super::gavel_hierarchical::INFO as GAVEL_HIERARCHICAL;
+    pub use super::gavel_las::INFO as GAVEL_LAS;
+    pub use super::gavel_las_agnostic::INFO as GAVEL_LAS_AGNOSTIC;
+    pub use super::gavel_las_packed::INFO as GAVEL_LAS_PACKED;
+    pub use super::gavel_max_sum::INFO as GAVEL_MAX_SUM;
+    pub use super::gavel_min_makespan::INFO as GAVEL_MIN_MAKESPAN;
+    pub use super::gavel_water_filling::INFO as GAVEL_WATER_FILLING;
+    pub use super::isolated::INFO as ISOLATED;
+    pub use super::nash_welfare::INFO as NASH_WELFARE;
+    pub use super::oef_coop::INFO as OEF_COOP;
+    pub use super::oef_noncoop::INFO as OEF_NONCOOP;
+    pub use super::partial_allocation::INFO as PARTIAL_ALLOCATION;
+}
+
 /// The policy the playground, the CLI, Python and the JS module solve when none is named.
-pub const DEFAULT_POLICY: &str = oef_coop::INFO.name;
+pub const DEFAULT_POLICY: &str = named::OEF_COOP.name;
 
 /// The catalogue entry named `name`.
 pub fn info(name: &str) -> Option<PolicyInfo> {

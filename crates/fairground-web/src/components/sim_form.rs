@@ -4,7 +4,7 @@
 //! natively.
 
 use crate::sim_worker::{NamedText, SimRequest, Workload};
-use fairground_core::policies::{Family, PolicyInfo, CATALOGUE};
+use fairground_core::policies::{named, Family, PolicyInfo, CATALOGUE};
 use fairground_sim::sharing::GpuMemory;
 use fairground_sim::workload::{parse_split, SynergyConfig, SyntheticConfig, TenantMix};
 use fairground_sim::{Cluster, ServerShape};
@@ -157,7 +157,7 @@ impl Default for SimForm {
             multi_gpu: false,
             chosen: [
                 "fifo",
-                "gavel-las",
+                named::GAVEL_LAS.name,
                 fairground_core::policies::DEFAULT_POLICY,
             ]
             .map(String::from)
@@ -292,7 +292,12 @@ pub const RECIPES: [Recipe; 6] = [
             (Field::Round, "360"),
             (Field::ShareAmong, "jobs"),
         ],
-        policies: &["gavel-las", "gavel-las-agnostic", "gavel-ftf", "fifo"],
+        policies: &[
+            named::GAVEL_LAS.name,
+            named::GAVEL_LAS_AGNOSTIC.name,
+            named::GAVEL_FTF.name,
+            "fifo",
+        ],
     },
     Recipe {
         name: "OEF's",
@@ -309,11 +314,11 @@ pub const RECIPES: [Recipe; 6] = [
             (Field::Round, "360"),
         ],
         policies: &[
-            "oef-coop",
-            "oef-noncoop",
-            "gavel-hierarchical",
-            "gavel-las-agnostic",
-            "gandiva-fair",
+            named::OEF_COOP.name,
+            named::OEF_NONCOOP.name,
+            named::GAVEL_HIERARCHICAL.name,
+            named::GAVEL_LAS_AGNOSTIC.name,
+            named::GANDIVA_FAIR.name,
         ],
     },
     Recipe {
@@ -358,8 +363,8 @@ pub const RECIPES: [Recipe; 6] = [
             (Field::MixedRate, "slowest"),
         ],
         policies: &[
-            "gavel-las",
-            "gavel-min-makespan",
+            named::GAVEL_LAS.name,
+            named::GAVEL_MIN_MAKESPAN.name,
             "hadar",
             "hadar:strict",
             "hadare",
@@ -383,7 +388,12 @@ pub const RECIPES: [Recipe; 6] = [
             (Field::ShareAmong, "tenants"),
             (Field::Round, "360"),
         ],
-        policies: &["fifo", "gavel-las", "gavel-las-agnostic", "oef-coop"],
+        policies: &[
+            "fifo",
+            named::GAVEL_LAS.name,
+            named::GAVEL_LAS_AGNOSTIC.name,
+            named::OEF_COOP.name,
+        ],
     },
 ];
 
