@@ -7,7 +7,8 @@ export default defineConfig({
   outputDir: './output/results',
   timeout: 30_000,
   retries: 0,
-  workers: 1,
+  // One browser per core (the project's machine has two): each spec opens its own page.
+  workers: 2,
   reporter: [['list']],
   use: {
     baseURL: process.env.FAIRGROUND_URL ?? 'http://127.0.0.1:8080/',

@@ -70,23 +70,15 @@ pub fn run() -> Result<(), String> {
             "warnings",
         ]),
     )?;
-    // Two runs: the playground crate's engine binary and the CLI are both named `fairground`,
-    // and built by one `cargo test --workspace` they race for target/debug/fairground (cargo's
-    // "output filename collision"); when the engine's native stub won, the CLI's tests ran it
-    // and failed. The CLI's tests run before the playground crate's build can overwrite it.
-    cmd::run(
-        "native tests",
-        &mut cargo(&["test", "--workspace", "--exclude", "fairground-web"]),
-    )?;
-    // Right after the CLI's tests, while target/debug/fairground is still the CLI (see above).
+    // One build of the whole workspace for every native test: with the playground crate left
+    // out of the first, its second build unified other features (serde_json's, syn's) and
+    // compiled most of the workspace again. No two binaries share a name (the CLI's is
+    // `fairground`, the playground's engines `fairground-full` and `fairground-lite`).
+    cmd::run("native tests", &mut cargo(&["test", "--workspace"]))?;
     let cli = crate::python::target_dir(&root)
         .join("debug")
         .join("fairground");
     crate::python::test(&root, &cli)?;
-    cmd::run(
-        "native tests (playground crate)",
-        &mut cargo(&["test", "-p", "fairground-web"]),
-    )?;
     cmd::run(
         "browser component tests (wasm-bindgen-test, headless Chromium)",
         cargo(&[
