@@ -25,15 +25,34 @@ pub fn build_site(tools: &setup::Tools) -> Result<PathBuf, String> {
 
 /// [`build_site`], with the build's version (what the service worker caches under).
 pub fn build_versioned_site(tools: &setup::Tools) -> Result<(PathBuf, String), String> {
+    trunk_build(tools, &mut cmd::Out::Terminal, None)?;
+    finish_site()
+}
+
+/// The release site's WebAssembly, JavaScript and assets, as Trunk builds them into `dist/`;
+/// its Cargo builds in `target_dir` when given (another than the workspace's, so that they run
+/// beside other builds without waiting for their lock).
+pub fn trunk_build(
+    tools: &setup::Tools,
+    out: &mut cmd::Out,
+    target_dir: Option<&std::path::Path>,
+) -> Result<(), String> {
     let root = project_root();
-    cmd::run("cargo fetch", cmd::cargo().arg("fetch").current_dir(&root))?;
-    cmd::run(
-        "trunk build --release --offline",
-        Command::new("trunk")
-            .args(["build", "--release", "--offline"])
-            .env("PATH", tools.path())
-            .current_dir(&root),
-    )?;
+    out.run("cargo fetch", cmd::cargo().arg("fetch").current_dir(&root))?;
+    let mut trunk = Command::new("trunk");
+    trunk
+        .args(["build", "--release", "--offline"])
+        .env("PATH", tools.path())
+        .current_dir(&root);
+    if let Some(dir) = target_dir {
+        trunk.env("CARGO_TARGET_DIR", dir);
+    }
+    out.run("trunk build --release --offline", &mut trunk)
+}
+
+/// The site after Trunk: the guide, and the service worker with the build's version.
+pub fn finish_site() -> Result<(PathBuf, String), String> {
+    let root = project_root();
     let dist = root.join("dist");
     crate::guide::build(&root, &dist)?;
     let version = crate::site::write_service_worker(&root, &dist)?;

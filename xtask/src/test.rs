@@ -45,6 +45,37 @@ pub fn run() -> Result<(), String> {
     eprintln!("==> no code compares with a policy's name outside the policies' own files");
     crate::policy_names::check(&root)?;
     cmd::run("rustfmt check", &mut cargo(&["fmt", "--all", "--check"]))?;
+    // Two sides at once, each in a target folder of its own so neither waits on the other's
+    // build lock: the native side here, the wasm side (its output kept in a log, shown when
+    // both are done) in a thread. One side's single-threaded stretches (links, LTO, a test
+    // binary's last test, wasm-opt) leave the other the second core (BENCHMARKS.md, "Set-up
+    // and CI"). A failure on either side fails the run, after both have ended.
+    let log_path = crate::python::target_dir(&root).join("wasm-side.log");
+    let log = std::fs::File::create(&log_path)
+        .map_err(|e| format!("{}: cannot be written: {e}", log_path.display()))?;
+    let wasm = std::thread::spawn({
+        let (root, path) = (root.clone(), tools.path());
+        move || wasm_side(&root, &path, &mut cmd::Out::Log(log))
+    });
+    let native = native_side(&root, &cargo);
+    let wasm = wasm
+        .join()
+        .unwrap_or_else(|_| Err("the wasm side stopped unexpectedly".into()));
+    eprintln!("==> the wasm side (ran beside the native side above):");
+    eprint!("{}", std::fs::read_to_string(&log_path).unwrap_or_default());
+    native?;
+    wasm?;
+    let (dist, _) = serve::finish_site()?;
+    site_tests(&root, &tools, &dist)?;
+    eprintln!(
+        "\nAll checks passed in {:.0} s.",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Clippy, the tests and the Python package, natively, in the workspace's target folder.
+fn native_side(root: &std::path::Path, cargo: &dyn Fn(&[&str]) -> Command) -> Result<(), String> {
     cmd::run(
         "clippy (native, warnings denied)",
         &mut cargo(&[
@@ -56,7 +87,34 @@ pub fn run() -> Result<(), String> {
             "warnings",
         ]),
     )?;
-    cmd::run(
+    // One build of the whole workspace for every native test: with the playground crate left
+    // out of the first, its second build unified other features (serde_json's, syn's) and
+    // compiled most of the workspace again. No two binaries share a name (the CLI's is
+    // `fairground`, the playground's engines `fairground-full` and `fairground-lite`).
+    cmd::run("native tests", &mut cargo(&["test", "--workspace"]))?;
+    let cli = crate::python::target_dir(root)
+        .join("debug")
+        .join("fairground");
+    crate::python::test(root, &cli)
+}
+
+/// Clippy for wasm32, the browser component tests and the release site's Trunk build, in
+/// `target/wasm-side`.
+fn wasm_side(
+    root: &std::path::Path,
+    path: &std::ffi::OsStr,
+    out: &mut cmd::Out,
+) -> Result<(), String> {
+    let target_dir = crate::python::target_dir(root).join("wasm-side");
+    let cargo = |args: &[&str]| {
+        let mut c = cmd::cargo();
+        c.args(args)
+            .current_dir(root)
+            .env("PATH", path)
+            .env("CARGO_TARGET_DIR", &target_dir);
+        c
+    };
+    out.run(
         "clippy (wasm32 playground, warnings denied)",
         &mut cargo(&[
             "clippy",
@@ -70,16 +128,7 @@ pub fn run() -> Result<(), String> {
             "warnings",
         ]),
     )?;
-    // One build of the whole workspace for every native test: with the playground crate left
-    // out of the first, its second build unified other features (serde_json's, syn's) and
-    // compiled most of the workspace again. No two binaries share a name (the CLI's is
-    // `fairground`, the playground's engines `fairground-full` and `fairground-lite`).
-    cmd::run("native tests", &mut cargo(&["test", "--workspace"]))?;
-    let cli = crate::python::target_dir(&root)
-        .join("debug")
-        .join("fairground");
-    crate::python::test(&root, &cli)?;
-    cmd::run(
+    out.run(
         "browser component tests (wasm-bindgen-test, headless Chromium)",
         cargo(&[
             "test",
@@ -92,19 +141,19 @@ pub fn run() -> Result<(), String> {
         ])
         .env("CHROMEDRIVER", setup::CHROMEDRIVER),
     )?;
-
-    site_tests(&root, &tools)?;
-    eprintln!(
-        "\nAll checks passed in {:.0} s.",
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
+    let tools = setup::Tools {
+        path_dirs: std::env::split_paths(path).collect(),
+    };
+    serve::trunk_build(&tools, out, Some(&target_dir))
 }
 
 /// The built site: its download sizes against the budgets, then the end-to-end tests against it,
 /// served at the root and at a sub-path.
-fn site_tests(root: &std::path::Path, tools: &setup::Tools) -> Result<(), String> {
-    let dist = serve::build_site(tools)?;
+fn site_tests(
+    root: &std::path::Path,
+    tools: &setup::Tools,
+    dist: &std::path::Path,
+) -> Result<(), String> {
     cmd::run(
         "download size (gzip -9 and brotli of what the browser fetches)",
         Command::new("node")
@@ -128,7 +177,7 @@ fn site_tests(root: &std::path::Path, tools: &setup::Tools) -> Result<(), String
             .local_addr()
             .map_err(|e| format!("the test server has no address: {e}"))?
     );
-    let serving = dist.clone();
+    let serving = dist.to_path_buf();
     std::thread::spawn(move || serve::handle(server, &serving));
     // The same site as a documentation host serves it, at a sub-path and nowhere else
     // (hosting.spec.mjs, offline.spec.mjs).
@@ -139,7 +188,7 @@ fn site_tests(root: &std::path::Path, tools: &setup::Tools) -> Result<(), String
             .local_addr()
             .map_err(|e| format!("the sub-path server has no address: {e}"))?
     );
-    let serving = dist.clone();
+    let serving = dist.to_path_buf();
     std::thread::spawn(move || serve::handle_at(sub_server, &serving, SUB_PATH));
     cmd::run(
         &format!("end-to-end tests (Playwright, Chromium) against {url}"),
