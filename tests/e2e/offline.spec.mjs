@@ -53,6 +53,9 @@ for (const [where, address] of [['at the root', null], ['at a sub-path', SUB]]) 
 }
 
 test('a new build waits until the reader reloads, and the reload keeps the scenario', async ({ page, baseURL }) => {
+  // Two service workers each keep the whole site here: with a second Playwright worker
+  // beside it, the default 30 s was seen to run out.
+  test.slow();
   await page.goto(baseURL);
   await settled(page);
   await keptForOffline(page);
@@ -62,8 +65,10 @@ test('a new build waits until the reader reloads, and the reload keeps the scena
   // A new release: a worker script the browser has not run installs beside the running one
   // (as a new build's service-worker.js, whose bytes differ, does).
   await page.evaluate(() => navigator.serviceWorker.register('service-worker.js?next-build'));
+  // Listening before the click: a reload that ends before the wait starts would be missed.
+  const reloaded = page.waitForEvent('load');
   await page.getByTestId('update-reload').click();
-  await page.waitForEvent('load');
+  await reloaded;
   await settled(page);
   await expect(page.getByTestId('update-reload')).toHaveCount(0);
   await expect(page.getByLabel('name of tenant 1')).toHaveValue('speaker');

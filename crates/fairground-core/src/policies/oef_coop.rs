@@ -98,11 +98,16 @@ impl Policy for OefCoop {
         if self.ef_rows == EfRows::Full {
             return most_efficient(inst, Relaxation::NONE, EfRows::Full);
         }
-        let seed = ACTIVE_MEMORY.with(|m| m.borrow().as_ref().map(|m| m.rows_in(inst)));
-        let seeded = solve_seeded(inst, Relaxation::NONE, seed.as_deref().unwrap_or(&[]))?;
+        let seed = ACTIVE_MEMORY.with(|m| {
+            m.borrow()
+                .as_ref()
+                .map(|m| (m.rows_in(inst), m.share_rows_in(inst)))
+        });
+        let (rows, shares) = seed.unwrap_or_default();
+        let seeded = solve_floored(inst, Relaxation::NONE, &rows, shares.as_ref(), None)?;
         ACTIVE_MEMORY.with(|m| {
             if let Some(memory) = m.borrow_mut().as_mut() {
-                memory.keep(inst, &seeded.tight, seeded.added);
+                memory.keep(inst, &seeded);
             }
         });
         Ok(seeded.solution)
@@ -120,12 +125,29 @@ impl Policy for OefCoop {
 /// The playground's solve worker and the JavaScript module keep one between requests, the
 /// simulator between recomputations; the strategy-proofness probe seeds each misreport's solve
 /// with the truthful solve's rows.
+///
+/// It also keeps the tenants whose cap and sharing-incentive rows were tight. From the second
+/// solve on, those rows are the only ones of their kind put in up front, and the others are
+/// added when an answer breaks them, as the EF rows are: in the simulator, where a class's cap
+/// or share binds for few classes, the programs are half as long and a solve about twice as
+/// fast (BENCHMARKS.md). The first solve, with nothing remembered, puts them all in.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RowMemory {
     /// (envier, envied) tenant names.
     pairs: Vec<(String, String)>,
+    /// The tenants whose cap and sharing-incentive rows were tight at the last optimum; None
+    /// before the first solve.
+    shares: Option<ShareRows<String>>,
     /// Rows the last solve added to those it started with.
     added: usize,
+}
+
+/// The tenants (names in a memory, indices in a program) whose cap rows, sum_j g_ij <= d_i, and
+/// sharing-incentive rows, u_i(g_i) >= u_i(e_i), are in the program.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ShareRows<T> {
+    capped: Vec<T>,
+    floored: Vec<T>,
 }
 
 impl RowMemory {
@@ -136,6 +158,14 @@ impl RowMemory {
 
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
+    }
+
+    /// How many cap and sharing-incentive rows it holds (tight at the last optimum), as (caps,
+    /// sharing incentive); None before the first solve, when every such row goes in up front.
+    pub fn share_rows(&self) -> Option<(usize, usize)> {
+        self.shares
+            .as_ref()
+            .map(|s| (s.capped.len(), s.floored.len()))
     }
 
     /// How many rows the last solve had to add to the remembered ones it started with (all of
@@ -158,10 +188,43 @@ impl RowMemory {
             .collect()
     }
 
-    fn keep(&mut self, inst: &Instance, tight: &[(usize, usize)], added: usize) {
+    /// The remembered share rows of tenants `inst` still has, as indices; None before the first
+    /// solve.
+    fn share_rows_in(&self, inst: &Instance) -> Option<ShareRows<usize>> {
+        let index = |names: &[String]| -> Vec<usize> {
+            names
+                .iter()
+                .filter_map(|name| inst.tenant_names.iter().position(|t| t == name))
+                .collect()
+        };
+        self.shares.as_ref().map(|shares| ShareRows {
+            capped: index(&shares.capped),
+            floored: index(&shares.floored),
+        })
+    }
+
+    fn keep(&mut self, inst: &Instance, seeded: &Seeded) {
         let name = |i: usize| inst.tenant_names[i].clone();
-        self.pairs = tight.iter().map(|&(i, k)| (name(i), name(k))).collect();
-        self.added = added;
+        self.pairs = seeded
+            .tight
+            .iter()
+            .map(|&(i, k)| (name(i), name(k)))
+            .collect();
+        self.shares = Some(ShareRows {
+            capped: seeded
+                .tight_shares
+                .capped
+                .iter()
+                .map(|&i| name(i))
+                .collect(),
+            floored: seeded
+                .tight_shares
+                .floored
+                .iter()
+                .map(|&i| name(i))
+                .collect(),
+        });
+        self.added = seeded.added;
     }
 }
 
@@ -247,6 +310,8 @@ struct Seeded {
     solution: Solution,
     /// The rows in the program that hold with equality at the optimum.
     tight: Vec<(usize, usize)>,
+    /// The tenants whose cap and sharing-incentive rows are in the program and tight.
+    tight_shares: ShareRows<usize>,
     /// How many rows it added to the seed's.
     added: usize,
 }
@@ -272,7 +337,7 @@ pub fn most_efficient_envy_free_above(
         sharing_incentive: None,
         envy_freeness: Some(0.0),
     };
-    solve_floored(inst, relax, &[], Some(floor)).map(|s| s.solution)
+    solve_floored(inst, relax, &[], None, Some(floor)).map(|s| s.solution)
 }
 
 /// [`most_efficient_seeded`], also counting the rows it added to the seed's.
@@ -281,28 +346,41 @@ fn solve_seeded(
     relax: Relaxation,
     seed: &[(usize, usize)],
 ) -> Result<Seeded, PolicyError> {
-    solve_floored(inst, relax, seed, None)
+    solve_floored(inst, relax, seed, None, None)
 }
 
 /// [`solve_seeded`] with, optionally, a floor under each tenant's utility (a hair below it, so
-/// an allocation at exactly the floor stays feasible despite its own round-off).
+/// an allocation at exactly the floor stays feasible despite its own round-off), and optionally
+/// lazy share rows: with `shares` (a memory's), only those tenants' cap and sharing-incentive
+/// rows go in up front, the rest when an answer breaks them ([`RowMemory`]).
 fn solve_floored(
     inst: &Instance,
     relax: Relaxation,
     seed: &[(usize, usize)],
+    shares: Option<&ShareRows<usize>>,
     floor: Option<&[f64]>,
 ) -> Result<Seeded, PolicyError> {
     let n = inst.tenants();
-    let mut m = AllocationLp::new(Lp::maximize(), inst, |i, j| inst.speedup[i][j]);
+    let objective = |i: usize, j: usize| inst.speedup[i][j];
+    let lazy = shares.filter(|_| relax.envy_freeness.is_some());
+    let mut m = match lazy {
+        Some(_) => AllocationLp::with_capacity_rows(Lp::maximize(), inst, objective),
+        None => AllocationLp::new(Lp::maximize(), inst, objective),
+    };
     for (i, &u) in floor.unwrap_or(&[]).iter().enumerate().take(n) {
         let own = m.utility(inst, i, i, 1.0);
         m.lp.ge(own, u - 1e-9 * u.abs());
     }
-    if let Some(eps) = relax.sharing_incentive {
-        for i in 0..n {
-            let target = (1.0 - eps) * si_target(inst, i);
+    let mut rows = ShareState::new(inst, relax, lazy);
+    for i in 0..n {
+        if rows.capped[i] && lazy.is_some() {
+            if let Some(cap) = inst.cap[i] {
+                m.lp.le(m.g[i].iter().map(|&v| (v, 1.0)), cap);
+            }
+        }
+        if let (true, Some(targets)) = (rows.floored[i], &rows.targets) {
             let own = m.utility(inst, i, i, 1.0);
-            m.lp.ge(own, target);
+            m.lp.ge(own, targets[i]);
         }
     }
     let Some(eps) = relax.envy_freeness else {
@@ -310,6 +388,7 @@ fn solve_floored(
         return Ok(Seeded {
             solution: solution(inst, allocation),
             tight: Vec::new(),
+            tight_shares: ShareRows::default(),
             added: 0,
         });
     };
@@ -326,7 +405,7 @@ fn solve_floored(
         }
     }
     let sol = m.lp.solve()?;
-    let (sol, added) = add_violated_rows(&m, inst, sol, &mut open, factor)?;
+    let (sol, added) = add_violated_rows(&m, inst, sol, &mut open, &mut rows, factor)?;
     let g = without_crumbs(inst, m.read(&sol));
     let tight = (0..n)
         .flat_map(|i| (0..n).map(move |k| (i, k)))
@@ -334,10 +413,98 @@ fn solve_floored(
         .filter(|&(i, k)| relaxed_relative_envy(inst, &g, i, k, factor) > -1e-9)
         .collect();
     Ok(Seeded {
-        solution: solution(inst, g),
+        solution: solution(inst, g.clone()),
         tight,
+        tight_shares: rows.tight(inst, &g),
         added,
     })
+}
+
+/// Which cap and sharing-incentive rows are in the program: every one, or (lazily) the
+/// remembered ones so far.
+struct ShareState {
+    /// Each tenant's sharing-incentive floor, (1 - eps_SI) u_i(e_i); None when SI is not imposed.
+    targets: Option<Vec<f64>>,
+    /// capped[i]: tenant i's cap row is in the program, or it has no cap.
+    capped: Vec<bool>,
+    /// floored[i]: tenant i's sharing-incentive row is in the program, or none is imposed.
+    floored: Vec<bool>,
+}
+
+impl ShareState {
+    fn new(inst: &Instance, relax: Relaxation, lazy: Option<&ShareRows<usize>>) -> Self {
+        let n = inst.tenants();
+        let targets = relax
+            .sharing_incentive
+            .map(|eps| (0..n).map(|i| (1.0 - eps) * si_target(inst, i)).collect());
+        let mut state = ShareState {
+            capped: (0..n)
+                .map(|i| lazy.is_none() || inst.cap[i].is_none())
+                .collect(),
+            floored: vec![lazy.is_none() || relax.sharing_incentive.is_none(); n],
+            targets,
+        };
+        for &i in lazy
+            .map_or(&[][..], |l| &l.capped)
+            .iter()
+            .filter(|&&i| i < n)
+        {
+            state.capped[i] = true;
+        }
+        for &i in lazy
+            .map_or(&[][..], |l| &l.floored)
+            .iter()
+            .filter(|&&i| i < n)
+        {
+            state.floored[i] = true;
+        }
+        state
+    }
+
+    /// The first cap or sharing-incentive row not in the program that `g` breaks by more than
+    /// the checker's tolerance times LP_MARGIN (relative), as a row ">= rhs"; it is marked in.
+    fn broken(
+        &mut self,
+        m: &AllocationLp,
+        inst: &Instance,
+        g: &crate::Allocation,
+    ) -> Option<(crate::lp::Terms, f64)> {
+        let limit = TOLERANCE * LP_MARGIN;
+        for i in (0..inst.tenants()).filter(|&i| !self.capped[i]) {
+            let Some(cap) = inst.cap[i] else { continue };
+            if g.gpus[i].iter().sum::<f64>() - cap > limit * cap {
+                self.capped[i] = true;
+                return Some((m.g[i].iter().map(|&v| (v, -1.0)).collect(), -cap));
+            }
+        }
+        let targets = self.targets.as_ref()?;
+        for i in (0..inst.tenants()).filter(|&i| !self.floored[i]) {
+            if targets[i] - inst.utility(i, &g.gpus[i]) > limit * targets[i] {
+                self.floored[i] = true;
+                return Some((m.utility(inst, i, i, 1.0), targets[i]));
+            }
+        }
+        None
+    }
+
+    /// The tenants whose cap and sharing-incentive rows are in the program and tight at `g`.
+    fn tight(&self, inst: &Instance, g: &crate::Allocation) -> ShareRows<usize> {
+        let n = inst.tenants();
+        let capped = (0..n)
+            .filter(|&i| self.capped[i])
+            .filter(|&i| {
+                inst.cap[i].is_some_and(|cap| g.gpus[i].iter().sum::<f64>() >= cap * (1.0 - 1e-9))
+            })
+            .collect();
+        let floored = match &self.targets {
+            Some(targets) => (0..n)
+                .filter(|&i| self.floored[i] && targets[i] > 0.0)
+                .filter(|&i| inst.utility(i, &g.gpus[i]) <= targets[i] * (1.0 + 1e-9))
+                .collect(),
+            None => Vec::new(),
+        };
+        ShareRows { capped, floored }
+    }
 }
 
 /// g with every g_ij below 1e-12 of tenant i's equal split of type j read as 0. The simplex can
@@ -374,21 +541,30 @@ fn ef_row(m: &AllocationLp, inst: &Instance, i: usize, k: usize, factor: f64) ->
     row
 }
 
+/// Adds the rows `sol` breaks, one at a time, re-solving from the last basis after each: a cap
+/// or sharing-incentive row not yet in (when they are lazy), else the most violated EF row.
 fn add_violated_rows(
     m: &AllocationLp,
     inst: &Instance,
     mut sol: LpSolution,
     open: &mut [Vec<bool>],
+    shares: &mut ShareState,
     factor: f64,
 ) -> Result<(LpSolution, usize), PolicyError> {
     let mut scan = EnvyScan::new(inst, factor);
     let mut added = 0;
     loop {
         crate::deadline::check()?;
+        let g = m.read(&sol);
+        if let Some((row, rhs)) = shares.broken(m, inst, &g) {
+            sol = sol.add_ge(row, rhs)?;
+            added += 1;
+            continue;
+        }
         // Ranked by relative envy: tenants with large speedups would otherwise dominate, and
         // ranking this way needs ~25% fewer rows (BENCHMARKS.md). A row is added while the
         // envy is above the checker's tolerance times LP_MARGIN.
-        let Some((i, k)) = scan.most_violated(&m.read(&sol), open, TOLERANCE * LP_MARGIN) else {
+        let Some((i, k)) = scan.most_violated(&g, open, TOLERANCE * LP_MARGIN) else {
             return Ok((sol, added));
         };
         open[i][k] = false;

@@ -533,6 +533,11 @@ impl GavelRounds {
         self.warm_answers
     }
 
+    /// oef-coop's rows as the last recomputation left them, when it remembers them.
+    pub fn remembered_rows(&self) -> Option<&policies::RowMemory> {
+        self.ef_rows.as_ref()
+    }
+
     fn recompute(&mut self, view: &RoundView) -> Result<(), SimError> {
         let jobs = view.jobs.len();
         self.shares.clear(jobs, &self.allocated_for);
