@@ -15,9 +15,11 @@ use std::time::Instant;
 /// wasm +14.4 KB, index.html's script +0.8 KB); BENCHMARKS.md says what would bring it back
 /// under 1,000 KB. Both are nearly full (2026-11-29, issue 64's phone charts and touch targets):
 /// 499,964 B before the first chart and 1,059,868 B in all; the next page feature makes room
-/// first (BENCHMARKS.md says where).
+/// first (BENCHMARKS.md says where). In all raised to 1,063 KB in session 37 for issue 67's
+/// faster OEF from a memory in the workers' engine (the simulator's oef-coop about twice as
+/// fast: the full engine +2.3 KB; the page, built without it, +0.4 KB).
 const FIRST_CHART_GZIP_MAX: u64 = 500_000;
-const TOTAL_GZIP_MAX: u64 = 1_060_000;
+const TOTAL_GZIP_MAX: u64 = 1_063_000;
 /// Most a documentation page may download to draw one chart with the module (`fairground.js`
 /// and the light engine it loads): issue 49's budget, 330 KB (234,566 B in session 29).
 const MODULE_PAGE_GZIP_MAX: u64 = 330_000;

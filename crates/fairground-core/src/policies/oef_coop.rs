@@ -114,6 +114,13 @@ impl Policy for OefCoop {
     }
 }
 
+/// Whether a memory also keeps cap and sharing-incentive rows and leaves the others lazy
+/// ([`RowMemory`]): feature `lazy-share-rows`, which the CLI, Python and the workers' engine
+/// build with. The playground's page, which never solves from a memory, builds without: its
+/// download has no room for code it would not run (about 2 KB gzip; without it the page still
+/// grows about 0.4 KB, BENCHMARKS.md).
+const LAZY_SHARE_ROWS: bool = cfg!(feature = "lazy-share-rows");
+
 /// oef-coop's envy-freeness rows carried from one solve to the next, by tenant name: the pairs
 /// whose rows held with equality at the last optimum. A scenario edited a little (a throughput,
 /// a GPU count, a weight, a tenant more or less) mostly needs the same rows, and a solve that
@@ -188,16 +195,26 @@ impl RowMemory {
             .collect()
     }
 
-    /// The remembered share rows of tenants `inst` still has, as indices; None before the first
-    /// solve.
+    /// The share rows to put in up front, as indices: the remembered ones of tenants `inst`
+    /// still has, or every one before the first solve; None without `lazy-share-rows`.
     fn share_rows_in(&self, inst: &Instance) -> Option<ShareRows<usize>> {
+        if !LAZY_SHARE_ROWS {
+            return None;
+        }
+        let Some(shares) = &self.shares else {
+            let every: Vec<usize> = (0..inst.tenants()).collect();
+            return Some(ShareRows {
+                capped: every.clone(),
+                floored: every,
+            });
+        };
         let index = |names: &[String]| -> Vec<usize> {
             names
                 .iter()
                 .filter_map(|name| inst.tenant_names.iter().position(|t| t == name))
                 .collect()
         };
-        self.shares.as_ref().map(|shares| ShareRows {
+        Some(ShareRows {
             capped: index(&shares.capped),
             floored: index(&shares.floored),
         })
@@ -210,19 +227,13 @@ impl RowMemory {
             .iter()
             .map(|&(i, k)| (name(i), name(k)))
             .collect();
-        self.shares = Some(ShareRows {
-            capped: seeded
-                .tight_shares
-                .capped
-                .iter()
-                .map(|&i| name(i))
-                .collect(),
-            floored: seeded
-                .tight_shares
-                .floored
-                .iter()
-                .map(|&i| name(i))
-                .collect(),
+        let names = |rows: &[usize]| rows.iter().map(|&i| name(i)).collect();
+        self.shares = LAZY_SHARE_ROWS.then(|| {
+            let tight = seeded.tight_shares.clone().unwrap_or_default();
+            ShareRows {
+                capped: names(&tight.capped),
+                floored: names(&tight.floored),
+            }
         });
         self.added = seeded.added;
     }
@@ -310,8 +321,9 @@ struct Seeded {
     solution: Solution,
     /// The rows in the program that hold with equality at the optimum.
     tight: Vec<(usize, usize)>,
-    /// The tenants whose cap and sharing-incentive rows are in the program and tight.
-    tight_shares: ShareRows<usize>,
+    /// The tenants whose cap and sharing-incentive rows are in the program and tight, when they
+    /// were lazy.
+    tight_shares: Option<ShareRows<usize>>,
     /// How many rows it added to the seed's.
     added: usize,
 }
@@ -361,26 +373,34 @@ fn solve_floored(
     floor: Option<&[f64]>,
 ) -> Result<Seeded, PolicyError> {
     let n = inst.tenants();
+    let lazy = shares.filter(|_| LAZY_SHARE_ROWS && relax.envy_freeness.is_some());
+    let mut lazy_rows = lazy.map(|seed| LazyShares::new(inst, relax, seed));
     let objective = |i: usize, j: usize| inst.speedup[i][j];
-    let lazy = shares.filter(|_| relax.envy_freeness.is_some());
-    let mut m = match lazy {
-        Some(_) => AllocationLp::with_capacity_rows(Lp::maximize(), inst, objective),
+    // Rows in this order (capacity, caps, floors, SI): with none lazy, the program as it was
+    // before caps and SI could be.
+    let mut m = match &lazy_rows {
         None => AllocationLp::new(Lp::maximize(), inst, objective),
+        Some(rows) => {
+            let mut m = AllocationLp::with_capacity_rows(Lp::maximize(), inst, objective);
+            for (i, cap) in inst.cap.iter().enumerate() {
+                if let (true, Some(cap)) = (rows.capped[i], cap) {
+                    m.lp.le(m.g[i].iter().map(|&v| (v, 1.0)), *cap);
+                }
+            }
+            m
+        }
     };
     for (i, &u) in floor.unwrap_or(&[]).iter().enumerate().take(n) {
         let own = m.utility(inst, i, i, 1.0);
         m.lp.ge(own, u - 1e-9 * u.abs());
     }
-    let mut rows = ShareState::new(inst, relax, lazy);
-    for i in 0..n {
-        if rows.capped[i] && lazy.is_some() {
-            if let Some(cap) = inst.cap[i] {
-                m.lp.le(m.g[i].iter().map(|&v| (v, 1.0)), cap);
+    if let Some(eps) = relax.sharing_incentive {
+        for i in 0..n {
+            if lazy_rows.as_ref().is_none_or(|rows| rows.floored[i]) {
+                let target = (1.0 - eps) * si_target(inst, i);
+                let own = m.utility(inst, i, i, 1.0);
+                m.lp.ge(own, target);
             }
-        }
-        if let (true, Some(targets)) = (rows.floored[i], &rows.targets) {
-            let own = m.utility(inst, i, i, 1.0);
-            m.lp.ge(own, targets[i]);
         }
     }
     let Some(eps) = relax.envy_freeness else {
@@ -388,7 +408,7 @@ fn solve_floored(
         return Ok(Seeded {
             solution: solution(inst, allocation),
             tight: Vec::new(),
-            tight_shares: ShareRows::default(),
+            tight_shares: None,
             added: 0,
         });
     };
@@ -405,7 +425,7 @@ fn solve_floored(
         }
     }
     let sol = m.lp.solve()?;
-    let (sol, added) = add_violated_rows(&m, inst, sol, &mut open, &mut rows, factor)?;
+    let (sol, added) = add_violated_rows(&m, inst, sol, &mut open, lazy_rows.as_mut(), factor)?;
     let g = without_crumbs(inst, m.read(&sol));
     let tight = (0..n)
         .flat_map(|i| (0..n).map(move |k| (i, k)))
@@ -415,14 +435,13 @@ fn solve_floored(
     Ok(Seeded {
         solution: solution(inst, g.clone()),
         tight,
-        tight_shares: rows.tight(inst, &g),
+        tight_shares: lazy_rows.map(|rows| rows.tight(inst, &g)),
         added,
     })
 }
 
-/// Which cap and sharing-incentive rows are in the program: every one, or (lazily) the
-/// remembered ones so far.
-struct ShareState {
+/// The cap and sharing-incentive rows when they are lazy: which are in the program so far.
+struct LazyShares {
     /// Each tenant's sharing-incentive floor, (1 - eps_SI) u_i(e_i); None when SI is not imposed.
     targets: Option<Vec<f64>>,
     /// capped[i]: tenant i's cap row is in the program, or it has no cap.
@@ -431,34 +450,25 @@ struct ShareState {
     floored: Vec<bool>,
 }
 
-impl ShareState {
-    fn new(inst: &Instance, relax: Relaxation, lazy: Option<&ShareRows<usize>>) -> Self {
+impl LazyShares {
+    /// The rows of `seed`'s tenants in, the others left out.
+    fn new(inst: &Instance, relax: Relaxation, seed: &ShareRows<usize>) -> Self {
         let n = inst.tenants();
         let targets = relax
             .sharing_incentive
             .map(|eps| (0..n).map(|i| (1.0 - eps) * si_target(inst, i)).collect());
-        let mut state = ShareState {
-            capped: (0..n)
-                .map(|i| lazy.is_none() || inst.cap[i].is_none())
-                .collect(),
-            floored: vec![lazy.is_none() || relax.sharing_incentive.is_none(); n],
+        let mut rows = LazyShares {
+            capped: (0..n).map(|i| inst.cap[i].is_none()).collect(),
+            floored: vec![relax.sharing_incentive.is_none(); n],
             targets,
         };
-        for &i in lazy
-            .map_or(&[][..], |l| &l.capped)
-            .iter()
-            .filter(|&&i| i < n)
-        {
-            state.capped[i] = true;
+        for &i in seed.capped.iter().filter(|&&i| i < n) {
+            rows.capped[i] = true;
         }
-        for &i in lazy
-            .map_or(&[][..], |l| &l.floored)
-            .iter()
-            .filter(|&&i| i < n)
-        {
-            state.floored[i] = true;
+        for &i in seed.floored.iter().filter(|&&i| i < n) {
+            rows.floored[i] = true;
         }
-        state
+        rows
     }
 
     /// The first cap or sharing-incentive row not in the program that `g` breaks by more than
@@ -469,6 +479,9 @@ impl ShareState {
         inst: &Instance,
         g: &crate::Allocation,
     ) -> Option<(crate::lp::Terms, f64)> {
+        if !LAZY_SHARE_ROWS {
+            return None;
+        }
         let limit = TOLERANCE * LP_MARGIN;
         for i in (0..inst.tenants()).filter(|&i| !self.capped[i]) {
             let Some(cap) = inst.cap[i] else { continue };
@@ -548,7 +561,7 @@ fn add_violated_rows(
     inst: &Instance,
     mut sol: LpSolution,
     open: &mut [Vec<bool>],
-    shares: &mut ShareState,
+    mut shares: Option<&mut LazyShares>,
     factor: f64,
 ) -> Result<(LpSolution, usize), PolicyError> {
     let mut scan = EnvyScan::new(inst, factor);
@@ -556,7 +569,10 @@ fn add_violated_rows(
     loop {
         crate::deadline::check()?;
         let g = m.read(&sol);
-        if let Some((row, rhs)) = shares.broken(m, inst, &g) {
+        if let Some((row, rhs)) = shares
+            .as_deref_mut()
+            .and_then(|rows| rows.broken(m, inst, &g))
+        {
             sol = sol.add_ge(row, rhs)?;
             added += 1;
             continue;
