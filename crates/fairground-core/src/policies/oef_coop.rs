@@ -118,7 +118,7 @@ impl Policy for OefCoop {
 /// ([`RowMemory`]): feature `lazy-share-rows`, which the CLI, Python and the workers' engine
 /// build with. The playground's page, which never solves from a memory, builds without: its
 /// download has no room for code it would not run (about 2 KB gzip; without it the page still
-/// grows about 0.4 KB, BENCHMARKS.md).
+/// grows about 0.5 KB, BENCHMARKS.md).
 const LAZY_SHARE_ROWS: bool = cfg!(feature = "lazy-share-rows");
 
 /// oef-coop's envy-freeness rows carried from one solve to the next, by tenant name: the pairs
