@@ -47,26 +47,29 @@ pub fn run() -> Result<(), String> {
     eprintln!("==> no code compares with a policy's name outside the policies' own files");
     crate::policy_names::check(&root)?;
     cmd::run("rustfmt check", &mut cargo(&["fmt", "--all", "--check"]))?;
-    // Two sides at once, each in a target folder of its own so neither waits on the other's
-    // build lock: the native side here, the wasm side (its output kept in a log, shown when
-    // both are done) in a thread. One side's single-threaded stretches (links, LTO, a test
-    // binary's last test, wasm-opt) leave the other the second core (BENCHMARKS.md, "Set-up
-    // and CI"). A failure on either side fails the run, after both have ended.
-    let log_path = crate::python::target_dir(&root).join("wasm-side.log");
+    // Two sides at once. The dev-profile builds, in the workspace's target folder, one after
+    // another so that each reuses what the last compiled for the host (the proc macros serve
+    // the native and the wasm32 builds alike): clippy natively and for wasm32, the tests, the
+    // Python package, the browser tests. Beside them, in a target folder of its own so that
+    // neither waits on the other's build lock, the release site (Trunk): its single-threaded
+    // stretches (the LTO links, wasm-opt) leave the other side a core. Its output is kept in a
+    // log, shown when both are done (BENCHMARKS.md, "Set-up and CI"). A failure on either
+    // side fails the run, after both have ended.
+    let log_path = crate::python::target_dir(&root).join("site-build.log");
     let log = std::fs::File::create(&log_path)
         .map_err(|e| format!("{}: cannot be written: {e}", log_path.display()))?;
-    let wasm = std::thread::spawn({
+    let site = std::thread::spawn({
         let (root, path) = (root.clone(), tools.path());
-        move || wasm_side(&root, &path, &mut cmd::Out::Log(log))
+        move || site_build(&root, &path, &mut cmd::Out::Log(log))
     });
-    let native = native_side(&root, &cargo);
-    let wasm = wasm
+    let dev = dev_builds(&root, &cargo);
+    let site = site
         .join()
-        .unwrap_or_else(|_| Err("the wasm side stopped unexpectedly".into()));
-    eprintln!("==> the wasm side (ran beside the native side above):");
+        .unwrap_or_else(|_| Err("the site's build stopped unexpectedly".into()));
+    eprintln!("==> the release site (built beside the steps above):");
     eprint!("{}", std::fs::read_to_string(&log_path).unwrap_or_default());
-    native?;
-    wasm?;
+    dev?;
+    site?;
     let (dist, _) = serve::finish_site()?;
     site_tests(&root, &tools, &dist)?;
     eprintln!(
@@ -76,18 +79,22 @@ pub fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// Clippy, the tests and the Python package, natively, in the workspace's target folder.
-fn native_side(root: &std::path::Path, cargo: &dyn Fn(&[&str]) -> Command) -> Result<(), String> {
+/// Clippy (native and wasm32), the native tests, the Python package and the browser tests,
+/// in the workspace's target folder.
+fn dev_builds(root: &std::path::Path, cargo: &dyn Fn(&[&str]) -> Command) -> Result<(), String> {
+    let clippy = |target: Option<&str>| {
+        let mut c = cargo(&["clippy"]);
+        match target {
+            None => c.args(["--workspace"]),
+            Some(target) => c.args(["-p", "fairground-web", "--target", target]),
+        };
+        c.args(["--all-targets", "--", "-D", "warnings"]);
+        c
+    };
+    cmd::run("clippy (native, warnings denied)", &mut clippy(None))?;
     cmd::run(
-        "clippy (native, warnings denied)",
-        &mut cargo(&[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]),
+        "clippy (wasm32 playground, warnings denied)",
+        &mut clippy(Some(setup::WASM_TARGET)),
     )?;
     // One build of the whole workspace for every native test: with the playground crate left
     // out of the first, its second build unified other features (serde_json's, syn's) and
@@ -97,40 +104,8 @@ fn native_side(root: &std::path::Path, cargo: &dyn Fn(&[&str]) -> Command) -> Re
     let cli = crate::python::target_dir(root)
         .join("debug")
         .join("fairground");
-    crate::python::test(root, &cli)
-}
-
-/// Clippy for wasm32, the browser component tests and the release site's Trunk build, in
-/// `target/wasm-side`.
-fn wasm_side(
-    root: &std::path::Path,
-    path: &std::ffi::OsStr,
-    out: &mut cmd::Out,
-) -> Result<(), String> {
-    let target_dir = crate::python::target_dir(root).join("wasm-side");
-    let cargo = |args: &[&str]| {
-        let mut c = cmd::cargo();
-        c.args(args)
-            .current_dir(root)
-            .env("PATH", path)
-            .env("CARGO_TARGET_DIR", &target_dir);
-        c
-    };
-    out.run(
-        "clippy (wasm32 playground, warnings denied)",
-        &mut cargo(&[
-            "clippy",
-            "-p",
-            "fairground-web",
-            "--target",
-            setup::WASM_TARGET,
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ]),
-    )?;
-    out.run(
+    crate::python::test(root, &cli)?;
+    cmd::run(
         "browser component tests (wasm-bindgen-test, headless Chromium)",
         cargo(&[
             "test",
@@ -142,7 +117,16 @@ fn wasm_side(
             "browser",
         ])
         .env("CHROMEDRIVER", setup::CHROMEDRIVER),
-    )?;
+    )
+}
+
+/// The release site's Trunk build, in `target/site-build`.
+fn site_build(
+    root: &std::path::Path,
+    path: &std::ffi::OsStr,
+    out: &mut cmd::Out,
+) -> Result<(), String> {
+    let target_dir = crate::python::target_dir(root).join("site-build");
     let tools = setup::Tools {
         path_dirs: std::env::split_paths(path).collect(),
     };
