@@ -5,7 +5,10 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: './e2e',
   outputDir: './output/results',
-  timeout: 30_000,
+  // Hang guards, not speed limits: `cargo xtask test` runs these beside the workspace's builds
+  // and tests, so a step that takes a second on a quiet machine can take several.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   retries: 0,
   // One browser per core (the project's machine has two): each spec opens its own page.
   workers: 2,

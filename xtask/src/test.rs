@@ -50,28 +50,28 @@ pub fn run() -> Result<(), String> {
     // Two sides at once. The dev-profile builds, in the workspace's target folder, one after
     // another so that each reuses what the last compiled for the host (the proc macros serve
     // the native and the wasm32 builds alike): clippy natively and for wasm32, the tests, the
-    // Python package, the browser tests. Beside them, in a target folder of its own so that
-    // neither waits on the other's build lock, the release site (Trunk): its single-threaded
-    // stretches (the LTO links, wasm-opt) leave the other side a core. Its output is kept in a
-    // log, shown when both are done (BENCHMARKS.md, "Set-up and CI"). A failure on either
-    // side fails the run, after both have ended.
-    let log_path = crate::python::target_dir(&root).join("site-build.log");
+    // Python package, the browser tests. Beside them the site: its release build (Trunk), in a
+    // target folder of its own so that neither waits on the other's build lock, then its
+    // download sizes and the end-to-end tests, which need only the site and so start while the
+    // dev-profile side still builds. The single-threaded stretches of each (LTO links,
+    // wasm-opt, a test binary's last test, Chromium waiting on a page) leave the other a core.
+    // The site's output is kept in a log, shown when both are done (BENCHMARKS.md, "Set-up and
+    // CI"). A failure on either side fails the run, after both have ended.
+    let log_path = crate::python::target_dir(&root).join("site.log");
     let log = std::fs::File::create(&log_path)
         .map_err(|e| format!("{}: cannot be written: {e}", log_path.display()))?;
     let site = std::thread::spawn({
         let (root, path) = (root.clone(), tools.path());
-        move || site_build(&root, &path, &mut cmd::Out::Log(log))
+        move || site_side(&root, &path, &mut cmd::Out::Log(log))
     });
     let dev = dev_builds(&root, &cargo);
     let site = site
         .join()
-        .unwrap_or_else(|_| Err("the site's build stopped unexpectedly".into()));
-    eprintln!("==> the release site (built beside the steps above):");
+        .unwrap_or_else(|_| Err("the site's side stopped unexpectedly".into()));
+    eprintln!("==> the site (built and tested beside the steps above):");
     eprint!("{}", std::fs::read_to_string(&log_path).unwrap_or_default());
     dev?;
     site?;
-    let (dist, _) = serve::finish_site()?;
-    site_tests(&root, &tools, &dist)?;
     eprintln!(
         "\nAll checks passed in {:.0} s.",
         start.elapsed().as_secs_f64()
@@ -120,8 +120,10 @@ fn dev_builds(root: &std::path::Path, cargo: &dyn Fn(&[&str]) -> Command) -> Res
     )
 }
 
-/// The release site's Trunk build, in `target/site-build`.
-fn site_build(
+/// The release site's Trunk build, in `target/site-build`; then, against the built `dist/`, its
+/// download sizes against the budgets and the end-to-end tests, served at the root and at a
+/// sub-path.
+fn site_side(
     root: &std::path::Path,
     path: &std::ffi::OsStr,
     out: &mut cmd::Out,
@@ -130,17 +132,9 @@ fn site_build(
     let tools = setup::Tools {
         path_dirs: std::env::split_paths(path).collect(),
     };
-    serve::trunk_build(&tools, out, Some(&target_dir))
-}
-
-/// The built site: its download sizes against the budgets, then the end-to-end tests against it,
-/// served at the root and at a sub-path.
-fn site_tests(
-    root: &std::path::Path,
-    tools: &setup::Tools,
-    dist: &std::path::Path,
-) -> Result<(), String> {
-    cmd::run(
+    serve::trunk_build(&tools, out, Some(&target_dir))?;
+    let (dist, _) = serve::finish_site()?;
+    out.run(
         "download size (gzip -9 and brotli of what the browser fetches)",
         Command::new("node")
             .args([
@@ -153,7 +147,7 @@ fn site_tests(
                 "--module-max",
                 &MODULE_PAGE_GZIP_MAX.to_string(),
             ])
-            .env("PATH", tools.path())
+            .env("PATH", path)
             .current_dir(root),
     )?;
     let server = serve::bind("127.0.0.1", 0)?;
@@ -176,7 +170,7 @@ fn site_tests(
     );
     let serving = dist.to_path_buf();
     std::thread::spawn(move || serve::handle_at(sub_server, &serving, SUB_PATH));
-    cmd::run(
+    out.run(
         &format!("end-to-end tests (Playwright, Chromium) against {url}"),
         Command::new("npx")
             .args([
@@ -186,7 +180,7 @@ fn site_tests(
                 "--config",
                 "tests/playwright.config.mjs",
             ])
-            .env("PATH", tools.path())
+            .env("PATH", path)
             .env("FAIRGROUND_URL", &url)
             .env("FAIRGROUND_SUB_PATH_URL", &sub_url)
             .env("CHROMIUM", setup::CHROMIUM)
