@@ -99,9 +99,10 @@ impl Policy for OefCoop {
             return most_efficient(inst, Relaxation::NONE, EfRows::Full);
         }
         let seed = ACTIVE_MEMORY.with(|m| {
-            m.borrow()
-                .as_ref()
-                .map(|m| (m.rows_in(inst), m.share_rows_in(inst)))
+            m.borrow().as_ref().map(|m| {
+                let index = TenantIndex::of(inst);
+                (m.rows_in(&index), m.share_rows_in(inst, &index))
+            })
         });
         let (rows, shares) = seed.unwrap_or_default();
         let seeded = solve_floored(inst, Relaxation::NONE, &rows, shares.as_ref(), None)?;
@@ -181,23 +182,18 @@ impl RowMemory {
         self.added
     }
 
-    /// The remembered rows between tenants `inst` still has, as index pairs.
-    fn rows_in(&self, inst: &Instance) -> Vec<(usize, usize)> {
-        let index: std::collections::HashMap<&str, usize> = inst
-            .tenant_names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| (name.as_str(), i))
-            .collect();
+    /// The remembered rows between tenants the instance `index` was made from still has, as
+    /// index pairs.
+    fn rows_in(&self, index: &TenantIndex) -> Vec<(usize, usize)> {
         self.pairs
             .iter()
-            .filter_map(|(i, k)| Some((*index.get(i.as_str())?, *index.get(k.as_str())?)))
+            .filter_map(|(i, k)| Some((index.get(i)?, index.get(k)?)))
             .collect()
     }
 
     /// The share rows to put in up front, as indices: the remembered ones of tenants `inst`
     /// still has, or every one before the first solve; None without `lazy-share-rows`.
-    fn share_rows_in(&self, inst: &Instance) -> Option<ShareRows<usize>> {
+    fn share_rows_in(&self, inst: &Instance, index: &TenantIndex) -> Option<ShareRows<usize>> {
         if !LAZY_SHARE_ROWS {
             return None;
         }
@@ -208,15 +204,12 @@ impl RowMemory {
                 floored: every,
             });
         };
-        let index = |names: &[String]| -> Vec<usize> {
-            names
-                .iter()
-                .filter_map(|name| inst.tenant_names.iter().position(|t| t == name))
-                .collect()
+        let indices = |names: &[String]| -> Vec<usize> {
+            names.iter().filter_map(|name| index.get(name)).collect()
         };
         Some(ShareRows {
-            capped: index(&shares.capped),
-            floored: index(&shares.floored),
+            capped: indices(&shares.capped),
+            floored: indices(&shares.floored),
         })
     }
 
@@ -236,6 +229,25 @@ impl RowMemory {
             }
         });
         self.added = seeded.added;
+    }
+}
+
+/// Each tenant's index in an instance, by name: how a memory's names become rows again.
+struct TenantIndex<'a>(std::collections::HashMap<&'a str, usize>);
+
+impl<'a> TenantIndex<'a> {
+    fn of(inst: &'a Instance) -> Self {
+        TenantIndex(
+            inst.tenant_names
+                .iter()
+                .enumerate()
+                .map(|(i, name)| (name.as_str(), i))
+                .collect(),
+        )
+    }
+
+    fn get(&self, name: &str) -> Option<usize> {
+        self.0.get(name).copied()
     }
 }
 
