@@ -21,6 +21,7 @@ pub mod problem;
 pub mod properties;
 pub mod report;
 pub mod scenario;
+pub mod simplex;
 pub mod tolerance;
 
 pub use allocation::Allocation;

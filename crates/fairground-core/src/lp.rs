@@ -9,6 +9,10 @@
 //!
 //! Solver failures never panic: microlp returns an error where minilp would panic on a singular
 //! basis, and every error becomes an [`LpError`].
+//!
+//! With feature `kept-basis`, [`Lp::solve_from`] solves instead with [`crate::simplex`], from
+//! where a neighbouring program's optimum stood ([`Basis`]); microlp answers any program the
+//! kept simplex does not settle.
 
 use microlp::{ComparisonOp, OptimizationDirection, Problem, SolveOptions, Variable};
 use std::fmt;
@@ -22,6 +26,39 @@ const FEASIBILITY: f64 = 1e-9;
 /// A decision variable of an [`Lp`]: its index in the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Var(usize);
+
+impl Var {
+    /// Its place among the model's variables (the order they were made in), as in [`Basis`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// Where each variable (in the order made) and each row's slack (in the order added, lazily
+/// added rows included) stood at an optimum: basic or at a bound. Handed to [`Lp::solve_from`]
+/// for a neighbouring program; entries past the end, or for rows and variables that are new,
+/// start as a fresh solve does (variables at a bound, slacks basic).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Basis {
+    pub vars: Vec<crate::simplex::Status>,
+    pub rows: Vec<crate::simplex::Status>,
+}
+
+/// Pivots a kept solve may take before microlp is asked instead.
+#[cfg(feature = "kept-basis")]
+const KEPT_PIVOTS: usize = 20_000;
+
+/// Solves [`Lp::solve_from`] handed to microlp because the kept simplex did not settle them
+/// (numerical trouble), on any thread; for tests and benchmarks.
+#[cfg(feature = "kept-basis")]
+static KEPT_FALLBACKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many kept solves (and re-solves after an added row or a bound change) microlp finished
+/// instead, since the process began.
+#[cfg(feature = "kept-basis")]
+pub fn kept_fallbacks() -> usize {
+    KEPT_FALLBACKS.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// A linear row: (variable, coefficient) terms.
 pub type Terms = Vec<(Var, f64)>;
@@ -142,6 +179,64 @@ impl Lp {
     }
 
     pub fn solve(&self) -> Result<LpSolution, LpError> {
+        let program = self.program();
+        let (solution, vars) = program.solve_microlp()?;
+        Ok(LpSolution {
+            solution: Backend::Microlp(solution),
+            model: Arc::new(Model {
+                vars,
+                scales: self.scales.clone(),
+                objective_factor: program.objective_factor,
+            }),
+        })
+    }
+
+    /// Solves with the kept simplex ([`crate::simplex`]) from `start`, the statuses a
+    /// neighbouring program's optimum had ([`LpSolution::basis`]). Only the solver differs:
+    /// the program, its scaling and the optimum's value are [`Lp::solve`]'s, and a program the
+    /// kept simplex does not settle (numerical trouble, its pivot limit) goes to microlp.
+    ///
+    /// For small programs solved often: the basis is factorised dense, so a core of k basic
+    /// columns costs k^3/3 multiply-adds (a few hundred is fine; thousands are not).
+    ///
+    /// Without feature `kept-basis` this is [`Lp::solve`] (the browser's builds).
+    #[cfg(not(feature = "kept-basis"))]
+    pub fn solve_from(&self, _start: &Basis) -> Result<LpSolution, LpError> {
+        self.solve()
+    }
+
+    /// See the other [`Lp::solve_from`].
+    #[cfg(feature = "kept-basis")]
+    pub fn solve_from(&self, start: &Basis) -> Result<LpSolution, LpError> {
+        use crate::simplex::{Simplex, Status};
+        let program = self.program();
+        let n = program.vars.len();
+        let rows: Vec<crate::simplex::Row> = program.rows.iter().map(simplex_row).collect();
+        let bounds: Vec<(f64, f64)> = program.vars.iter().map(|v| (v.1, v.2)).collect();
+        let mut kept = Simplex::new(&program.kept_costs(), &bounds, &rows);
+        let mut status: Vec<Status> = (0..n)
+            .map(|v| start.vars.get(v).copied().unwrap_or(Status::Lower))
+            .collect();
+        status.extend((0..rows.len()).map(|r| start.rows.get(r).copied().unwrap_or(Status::Basic)));
+        kept.set_status(&status);
+        let model = Arc::new(Model {
+            vars: Vec::new(),
+            scales: self.scales.clone(),
+            objective_factor: program.objective_factor,
+        });
+        finish_kept(
+            Box::new(Kept {
+                kept,
+                program,
+                bounds,
+            }),
+            model,
+        )
+    }
+
+    /// The program in the solver's units: costs scaled by the variables' sizes and by a power of
+    /// two near the largest, rows as added.
+    fn program(&self) -> Program {
         let costs: Vec<f64> = self
             .vars
             .iter()
@@ -149,12 +244,37 @@ impl Lp {
             .map(|((c, _, _), s)| c * s)
             .collect();
         let objective_factor = power_of_two_below(costs.iter().fold(0.0, |m, c| m.max(c.abs())));
+        Program {
+            direction: self.direction,
+            vars: self
+                .vars
+                .iter()
+                .zip(&costs)
+                .map(|((_, lo, hi), c)| (c * objective_factor, *lo, *hi))
+                .collect(),
+            rows: self.rows.clone(),
+            objective_factor,
+        }
+    }
+}
+
+/// An [`Lp`] in the solver's units.
+#[derive(Clone)]
+struct Program {
+    direction: OptimizationDirection,
+    /// Per variable: cost, lower and upper bound.
+    vars: Vec<(f64, f64, f64)>,
+    rows: Vec<Row>,
+    objective_factor: f64,
+}
+
+impl Program {
+    fn solve_microlp(&self) -> Result<(microlp::Solution, Vec<Variable>), LpError> {
         let mut problem = Problem::new(self.direction);
         let vars: Vec<Variable> = self
             .vars
             .iter()
-            .zip(&costs)
-            .map(|((_, lo, hi), c)| problem.add_var(c * objective_factor, (*lo, *hi)))
+            .map(|&(c, lo, hi)| problem.add_var(c, (lo, hi)))
             .collect();
         for (terms, op, rhs) in &self.rows {
             let terms: Vec<(Variable, f64)> = terms.iter().map(|&(v, c)| (vars[v], c)).collect();
@@ -166,14 +286,66 @@ impl Lp {
         let solution = outcome
             .into_solution()
             .map_err(|_| LpError::Numerical("the solve was interrupted".into()))?;
-        Ok(LpSolution {
-            solution,
-            model: Arc::new(Model {
-                vars,
-                scales: self.scales.clone(),
-                objective_factor,
-            }),
-        })
+        Ok((solution, vars))
+    }
+
+    /// Costs as the kept simplex takes them (it minimises).
+    #[cfg(feature = "kept-basis")]
+    fn kept_costs(&self) -> Vec<f64> {
+        let sign = match self.direction {
+            OptimizationDirection::Maximize => -1.0,
+            OptimizationDirection::Minimize => 1.0,
+        };
+        self.vars.iter().map(|v| sign * v.0).collect()
+    }
+}
+
+/// A row as the kept simplex takes it: terms, lower and upper bound of its activity.
+#[cfg(feature = "kept-basis")]
+fn simplex_row((terms, op, rhs): &Row) -> crate::simplex::Row {
+    let (lo, hi) = match op {
+        ComparisonOp::Le => (f64::NEG_INFINITY, *rhs),
+        ComparisonOp::Ge => (*rhs, f64::INFINITY),
+        _ => (*rhs, *rhs),
+    };
+    (terms.clone(), lo, hi)
+}
+
+/// A kept solve: the simplex where it stands, and its program as it has grown (for microlp,
+/// should the simplex not settle it).
+#[cfg(feature = "kept-basis")]
+#[derive(Clone)]
+struct Kept {
+    kept: crate::simplex::Simplex,
+    program: Program,
+    /// The variables' bounds as made, for [`LpSolution::unfix`].
+    bounds: Vec<(f64, f64)>,
+}
+
+/// Runs the kept simplex from where it stands; on numerical trouble, microlp solves the same
+/// program from nothing.
+#[cfg(feature = "kept-basis")]
+fn finish_kept(mut kept: Box<Kept>, model: Arc<Model>) -> Result<LpSolution, LpError> {
+    use crate::simplex::SimplexError;
+    match kept.kept.solve(KEPT_PIVOTS) {
+        Ok(()) => Ok(LpSolution {
+            solution: Backend::Kept(kept),
+            model,
+        }),
+        Err(SimplexError::Infeasible) => Err(LpError::Infeasible),
+        Err(SimplexError::Unbounded) => Err(LpError::Unbounded),
+        Err(SimplexError::Numerical(_)) => {
+            KEPT_FALLBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let (solution, vars) = kept.program.solve_microlp()?;
+            Ok(LpSolution {
+                solution: Backend::Microlp(solution),
+                model: Arc::new(Model {
+                    vars,
+                    scales: model.scales.clone(),
+                    objective_factor: model.objective_factor,
+                }),
+            })
+        }
     }
 }
 
@@ -217,8 +389,15 @@ struct Model {
 
 /// An optimal solution; more rows can be added and re-solved from its basis (dual simplex).
 pub struct LpSolution {
-    solution: microlp::Solution,
+    solution: Backend,
     model: Arc<Model>,
+}
+
+/// Which solver holds the optimum.
+enum Backend {
+    Microlp(microlp::Solution),
+    #[cfg(feature = "kept-basis")]
+    Kept(Box<Kept>),
 }
 
 /// The solution a warm re-solve reached.
@@ -226,16 +405,53 @@ fn resolved(outcome: microlp::SolveOutcome, model: Arc<Model>) -> Result<LpSolut
     let solution = outcome
         .into_solution()
         .map_err(|_| LpError::Numerical("the re-solve was interrupted".into()))?;
-    Ok(LpSolution { solution, model })
+    Ok(LpSolution {
+        solution: Backend::Microlp(solution),
+        model,
+    })
 }
 
 impl LpSolution {
     pub fn value(&self, var: Var) -> f64 {
-        self.solution.var_value(self.model.vars[var.0]) * self.model.scales[var.0]
+        let x = match &self.solution {
+            Backend::Microlp(s) => s.var_value(self.model.vars[var.0]),
+            #[cfg(feature = "kept-basis")]
+            Backend::Kept(k) => k.kept.value(var.0),
+        };
+        x * self.model.scales[var.0]
     }
 
     pub fn objective(&self) -> f64 {
-        self.solution.objective() / self.model.objective_factor
+        let objective = match &self.solution {
+            Backend::Microlp(s) => s.objective(),
+            #[cfg(feature = "kept-basis")]
+            Backend::Kept(k) => k
+                .program
+                .vars
+                .iter()
+                .enumerate()
+                .map(|(j, v)| v.0 * k.kept.value(j))
+                .sum(),
+        };
+        objective / self.model.objective_factor
+    }
+
+    /// Where the optimum's variables and rows stand, when the kept simplex holds it (a start
+    /// for [`Lp::solve_from`]); None from microlp, which does not tell.
+    pub fn basis(&self) -> Option<Basis> {
+        match &self.solution {
+            Backend::Microlp(_) => None,
+            #[cfg(feature = "kept-basis")]
+            Backend::Kept(k) => {
+                let n = k.kept.structurals();
+                Some(Basis {
+                    vars: (0..n).map(|v| k.kept.status(v)).collect(),
+                    rows: (0..k.kept.row_count())
+                        .map(|r| k.kept.status(n + r))
+                        .collect(),
+                })
+            }
+        }
     }
 
     /// Adds `sum terms >= rhs` and re-solves from the current basis.
@@ -245,31 +461,58 @@ impl LpSolution {
         rhs: f64,
     ) -> Result<LpSolution, LpError> {
         let (terms, rhs) = scaled_row(&self.model.scales, terms, rhs);
-        let terms: Vec<(Variable, f64)> = terms
-            .iter()
-            .map(|&(v, c)| (self.model.vars[v], c))
-            .collect();
-        let outcome = self
-            .solution
-            .add_constraint(terms.as_slice(), ComparisonOp::Ge, rhs)?;
-        resolved(outcome, self.model)
+        match self.solution {
+            Backend::Microlp(solution) => {
+                let terms: Vec<(Variable, f64)> = terms
+                    .iter()
+                    .map(|&(v, c)| (self.model.vars[v], c))
+                    .collect();
+                let outcome = solution.add_constraint(terms.as_slice(), ComparisonOp::Ge, rhs)?;
+                resolved(outcome, self.model)
+            }
+            #[cfg(feature = "kept-basis")]
+            Backend::Kept(mut k) => {
+                k.kept.add_row(&terms, rhs, f64::INFINITY);
+                k.program.rows.push((terms, ComparisonOp::Ge, rhs));
+                finish_kept(k, self.model)
+            }
+        }
     }
 
     /// Fixes `var` at `value` (again, if it was fixed before) and re-solves from the current
     /// basis. A variable used this way stands for a right-hand side that changes between
     /// solves, since microlp cannot edit a row once it is in the model.
     pub fn fix(self, var: Var, value: f64) -> Result<LpSolution, LpError> {
-        let inner = self.model.vars[var.0];
-        let outcome = self
-            .solution
-            .fix_var(inner, value / self.model.scales[var.0])?;
-        resolved(outcome, self.model)
+        let value = value / self.model.scales[var.0];
+        match self.solution {
+            Backend::Microlp(solution) => {
+                let outcome = solution.fix_var(self.model.vars[var.0], value)?;
+                resolved(outcome, self.model)
+            }
+            #[cfg(feature = "kept-basis")]
+            Backend::Kept(mut k) => {
+                k.kept.set_bounds(var.0, value, value);
+                k.program.vars[var.0] = (k.program.vars[var.0].0, value, value);
+                finish_kept(k, self.model)
+            }
+        }
     }
 
     /// Gives a fixed variable its bounds back and re-solves from the current basis.
     pub fn unfix(self, var: Var) -> Result<LpSolution, LpError> {
-        let (outcome, _) = self.solution.unfix_var(self.model.vars[var.0])?;
-        resolved(outcome, self.model)
+        match self.solution {
+            Backend::Microlp(solution) => {
+                let (outcome, _) = solution.unfix_var(self.model.vars[var.0])?;
+                resolved(outcome, self.model)
+            }
+            #[cfg(feature = "kept-basis")]
+            Backend::Kept(mut k) => {
+                let (lo, hi) = k.bounds[var.0];
+                k.kept.set_bounds(var.0, lo, hi);
+                k.program.vars[var.0] = (k.program.vars[var.0].0, lo, hi);
+                finish_kept(k, self.model)
+            }
+        }
     }
 }
 

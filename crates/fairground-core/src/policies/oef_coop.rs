@@ -11,7 +11,8 @@ use crate::fairness::{
     envy_relative_to_larger, meets_share, must_not_envy, relative_envy, relative_shortfall,
     relaxed_relative_envy, si_target, LP_MARGIN, TOLERANCE,
 };
-use crate::lp::{Lp, LpSolution};
+use crate::lp::{Basis, Lp, LpSolution};
+use crate::simplex::Status;
 use crate::Instance;
 
 /// How the N(N-1) envy-freeness rows enter the LP.
@@ -101,11 +102,22 @@ impl Policy for OefCoop {
         let seed = ACTIVE_MEMORY.with(|m| {
             m.borrow().as_ref().map(|m| {
                 let index = TenantIndex::of(inst);
-                (m.rows_in(&index), m.share_rows_in(inst, &index))
+                (
+                    m.rows_in(&index),
+                    m.share_rows_in(inst, &index),
+                    m.start_in(inst, &index),
+                )
             })
         });
-        let (rows, shares) = seed.unwrap_or_default();
-        let seeded = solve_floored(inst, Relaxation::NONE, &rows, shares.as_ref(), None)?;
+        let (rows, shares, start) = seed.unwrap_or_default();
+        let seeded = solve_floored(
+            inst,
+            Relaxation::NONE,
+            &rows,
+            shares.as_ref(),
+            None,
+            start.as_ref(),
+        )?;
         ACTIVE_MEMORY.with(|m| {
             if let Some(memory) = m.borrow_mut().as_mut() {
                 memory.keep(inst, &seeded);
@@ -148,6 +160,51 @@ pub struct RowMemory {
     shares: Option<ShareRows<String>>,
     /// Rows the last solve added to those it started with.
     added: usize,
+    /// Where the last optimum's variables and remembered rows stood, when the kept simplex
+    /// found it (feature `kept-basis`, [`crate::lp::Lp::solve_from`]).
+    basis: Option<NamedBasis>,
+    /// Solves whose optimum the kept simplex found.
+    kept: usize,
+}
+
+/// The largest program (tenants x types variables) solved from a kept basis: its dense
+/// factorisation grows as the cube of the basic columns, and past this microlp's sparse one
+/// is the safer choice. The simulator's job classes (up to about 80 x 3) are far below it.
+const KEPT_VARIABLES: usize = 1024;
+
+/// An optimum's statuses by tenant name: each tenant's g_ij, then the remembered rows.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct NamedBasis {
+    vars: Vec<(String, Vec<Status>)>,
+    rows: Vec<(NamedRow, Status)>,
+}
+
+/// A row of oef-coop's program by what it says, tenants by name.
+#[derive(Debug, Clone, PartialEq)]
+enum NamedRow {
+    Capacity(usize),
+    Cap(String),
+    Share(String),
+    Envy(String, String),
+}
+
+/// A row of oef-coop's program by what it says, tenants by index: the LP's rows in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum RowKey {
+    Capacity(usize),
+    Cap(usize),
+    /// A floor under a tenant's utility (the Pareto test's program).
+    Floor(usize),
+    Share(usize),
+    Envy(usize, usize),
+}
+
+/// Where a solve starts: each g_ij's status and the rows' (by key); anything absent starts as a
+/// fresh solve does.
+#[derive(Debug, Clone, Default)]
+struct Start {
+    vars: Vec<Vec<Status>>,
+    rows: std::collections::HashMap<RowKey, Status>,
 }
 
 /// The tenants (names in a memory, indices in a program) whose cap rows, sum_j g_ij <= d_i, and
@@ -182,6 +239,12 @@ impl RowMemory {
         self.added
     }
 
+    /// How many of the solves it saw the kept simplex answered (feature `kept-basis`), from
+    /// the last one's basis; the others were microlp's.
+    pub fn kept_answers(&self) -> usize {
+        self.kept
+    }
+
     /// The remembered rows between tenants the instance `index` was made from still has, as
     /// index pairs.
     fn rows_in(&self, index: &TenantIndex) -> Vec<(usize, usize)> {
@@ -213,8 +276,76 @@ impl RowMemory {
         })
     }
 
+    /// Where the next solve starts, for the tenants `inst` still has: the last optimum's
+    /// statuses, or an empty start (every row's slack basic) before the first solve. None
+    /// when this build has no kept simplex.
+    fn start_in(&self, inst: &Instance, index: &TenantIndex) -> Option<Start> {
+        if !cfg!(feature = "kept-basis") || inst.tenants() * inst.types() > KEPT_VARIABLES {
+            return None;
+        }
+        let Some(basis) = &self.basis else {
+            return Some(Start::default());
+        };
+        let mut start = Start {
+            vars: vec![Vec::new(); inst.tenants()],
+            rows: Default::default(),
+        };
+        for (name, statuses) in &basis.vars {
+            if let Some(i) = index.get(name) {
+                start.vars[i] = statuses.clone();
+            }
+        }
+        for (row, status) in &basis.rows {
+            let key = match row {
+                NamedRow::Capacity(j) => Some(RowKey::Capacity(*j)),
+                NamedRow::Cap(i) => index.get(i).map(RowKey::Cap),
+                NamedRow::Share(i) => index.get(i).map(RowKey::Share),
+                NamedRow::Envy(i, k) => index
+                    .get(i)
+                    .zip(index.get(k))
+                    .map(|(i, k)| RowKey::Envy(i, k)),
+            };
+            if let Some(key) = key {
+                start.rows.insert(key, *status);
+            }
+        }
+        Some(start)
+    }
+
     fn keep(&mut self, inst: &Instance, seeded: &Seeded) {
         let name = |i: usize| inst.tenant_names[i].clone();
+        self.kept += usize::from(seeded.basis.is_some());
+        self.basis = seeded.basis.as_ref().map(|Statuses { vars, rows }| {
+            let remembered = |key: &RowKey| match *key {
+                RowKey::Capacity(j) => Some(NamedRow::Capacity(j)),
+                RowKey::Envy(i, k) => seeded
+                    .tight
+                    .contains(&(i, k))
+                    .then(|| NamedRow::Envy(name(i), name(k))),
+                RowKey::Cap(i) => seeded
+                    .tight_shares
+                    .as_ref()
+                    .is_some_and(|t| t.capped.contains(&i))
+                    .then(|| NamedRow::Cap(name(i))),
+                RowKey::Share(i) => seeded
+                    .tight_shares
+                    .as_ref()
+                    .is_some_and(|t| t.floored.contains(&i))
+                    .then(|| NamedRow::Share(name(i))),
+                RowKey::Floor(_) => None,
+            };
+            NamedBasis {
+                vars: vars
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (name(i), v.clone()))
+                    .collect(),
+                rows: rows
+                    .iter()
+                    .filter_map(|(key, status)| remembered(key).map(|row| (row, *status)))
+                    .collect(),
+            }
+        });
         self.pairs = seeded
             .tight
             .iter()
@@ -338,6 +469,15 @@ struct Seeded {
     tight_shares: Option<ShareRows<usize>>,
     /// How many rows it added to the seed's.
     added: usize,
+    /// Where the optimum's variables (by tenant and type) and rows stood, when the kept
+    /// simplex found it.
+    basis: Option<Statuses>,
+}
+
+/// An optimum's statuses in a program's indices: each g_ij's, and each row's by key.
+struct Statuses {
+    vars: Vec<Vec<Status>>,
+    rows: Vec<(RowKey, Status)>,
 }
 
 /// The most efficient envy-free allocation that leaves each tenant at least `floor[i]`, the
@@ -361,7 +501,7 @@ pub fn most_efficient_envy_free_above(
         sharing_incentive: None,
         envy_freeness: Some(0.0),
     };
-    solve_floored(inst, relax, &[], None, Some(floor)).map(|s| s.solution)
+    solve_floored(inst, relax, &[], None, Some(floor), None).map(|s| s.solution)
 }
 
 /// [`most_efficient_seeded`], also counting the rows it added to the seed's.
@@ -370,33 +510,41 @@ fn solve_seeded(
     relax: Relaxation,
     seed: &[(usize, usize)],
 ) -> Result<Seeded, PolicyError> {
-    solve_floored(inst, relax, seed, None, None)
+    solve_floored(inst, relax, seed, None, None, None)
 }
 
 /// [`solve_seeded`] with, optionally, a floor under each tenant's utility (a hair below it, so
 /// an allocation at exactly the floor stays feasible despite its own round-off), and optionally
 /// lazy share rows: with `shares` (a memory's), only those tenants' cap and sharing-incentive
-/// rows go in up front, the rest when an answer breaks them ([`RowMemory`]).
+/// rows go in up front, the rest when an answer breaks them ([`RowMemory`]). With `start`
+/// (a memory's, in a build with the kept simplex), the program is solved from those statuses
+/// ([`crate::lp::Lp::solve_from`]) and the optimum's are returned.
 fn solve_floored(
     inst: &Instance,
     relax: Relaxation,
     seed: &[(usize, usize)],
     shares: Option<&ShareRows<usize>>,
     floor: Option<&[f64]>,
+    start: Option<&Start>,
 ) -> Result<Seeded, PolicyError> {
     let n = inst.tenants();
     let lazy = shares.filter(|_| LAZY_SHARE_ROWS && relax.envy_freeness.is_some());
     let mut lazy_rows = lazy.map(|seed| LazyShares::new(inst, relax, seed));
     let objective = |i: usize, j: usize| inst.speedup[i][j];
     // Rows in this order (capacity, caps, floors, SI): with none lazy, the program as it was
-    // before caps and SI could be.
+    // before caps and SI could be. `keys` names them in order.
+    let mut keys: Vec<RowKey> = (0..inst.types()).map(RowKey::Capacity).collect();
     let mut m = match &lazy_rows {
-        None => AllocationLp::new(Lp::maximize(), inst, objective),
+        None => {
+            keys.extend((0..n).filter(|&i| inst.cap[i].is_some()).map(RowKey::Cap));
+            AllocationLp::new(Lp::maximize(), inst, objective)
+        }
         Some(rows) => {
             let mut m = AllocationLp::with_capacity_rows(Lp::maximize(), inst, objective);
             for (i, cap) in inst.cap.iter().enumerate() {
                 if let (true, Some(cap)) = (rows.capped[i], cap) {
                     m.lp.le(m.g[i].iter().map(|&v| (v, 1.0)), *cap);
+                    keys.push(RowKey::Cap(i));
                 }
             }
             m
@@ -405,6 +553,7 @@ fn solve_floored(
     for (i, &u) in floor.unwrap_or(&[]).iter().enumerate().take(n) {
         let own = m.utility(inst, i, i, 1.0);
         m.lp.ge(own, u - 1e-9 * u.abs());
+        keys.push(RowKey::Floor(i));
     }
     if let Some(eps) = relax.sharing_incentive {
         for i in 0..n {
@@ -412,6 +561,7 @@ fn solve_floored(
                 let target = (1.0 - eps) * si_target(inst, i);
                 let own = m.utility(inst, i, i, 1.0);
                 m.lp.ge(own, target);
+                keys.push(RowKey::Share(i));
             }
         }
     }
@@ -422,6 +572,7 @@ fn solve_floored(
             tight: Vec::new(),
             tight_shares: None,
             added: 0,
+            basis: None,
         });
     };
     let factor = 1.0 - eps;
@@ -434,10 +585,29 @@ fn solve_floored(
         if i < n && k < n && open[i][k] {
             m.lp.ge(ef_row(&m, inst, i, k, factor), 0.0);
             open[i][k] = false;
+            keys.push(RowKey::Envy(i, k));
         }
     }
-    let sol = m.lp.solve()?;
-    let (sol, added) = add_violated_rows(&m, inst, sol, &mut open, lazy_rows.as_mut(), factor)?;
+    let sol = match start {
+        Some(start) => m.lp.solve_from(&start.basis(&m, &keys))?,
+        None => m.lp.solve()?,
+    };
+    let mut rows = Rows {
+        open: &mut open,
+        shares: lazy_rows.as_mut(),
+        keys: &mut keys,
+    };
+    let (sol, added) = add_violated_rows(&m, inst, sol, &mut rows, factor)?;
+    let basis = sol.basis().map(|b| {
+        let vars =
+            m.g.iter()
+                .map(|row| row.iter().map(|v| b.vars[v.index()]).collect())
+                .collect();
+        Statuses {
+            vars,
+            rows: keys.iter().copied().zip(b.rows).collect(),
+        }
+    });
     let g = without_crumbs(inst, m.read(&sol));
     let tight = (0..n)
         .flat_map(|i| (0..n).map(move |k| (i, k)))
@@ -449,7 +619,33 @@ fn solve_floored(
         tight,
         tight_shares: lazy_rows.map(|rows| rows.tight(inst, &g)),
         added,
+        basis,
     })
+}
+
+impl Start {
+    /// The statuses in the program's own order: its variables, then its rows by `keys`.
+    fn basis(&self, m: &AllocationLp, keys: &[RowKey]) -> Basis {
+        let mut vars = vec![Status::Lower; m.g.iter().map(Vec::len).sum()];
+        for (row, statuses) in m.g.iter().zip(&self.vars) {
+            for (v, &status) in row.iter().zip(statuses) {
+                vars[v.index()] = status;
+            }
+        }
+        let rows = keys
+            .iter()
+            .map(|key| self.rows.get(key).copied().unwrap_or(Status::Basic))
+            .collect();
+        Basis { vars, rows }
+    }
+}
+
+/// The lazy rows' bookkeeping while they are added: the pairs still open, the share rows in,
+/// and every row's key in the program's order.
+struct Rows<'a> {
+    open: &'a mut [Vec<bool>],
+    shares: Option<&'a mut LazyShares>,
+    keys: &'a mut Vec<RowKey>,
 }
 
 /// The cap and sharing-incentive rows when they are lazy: which are in the program so far.
@@ -490,7 +686,7 @@ impl LazyShares {
         m: &AllocationLp,
         inst: &Instance,
         g: &crate::Allocation,
-    ) -> Option<(crate::lp::Terms, f64)> {
+    ) -> Option<(crate::lp::Terms, f64, RowKey)> {
         if !LAZY_SHARE_ROWS {
             return None;
         }
@@ -499,14 +695,15 @@ impl LazyShares {
             let Some(cap) = inst.cap[i] else { continue };
             if g.gpus[i].iter().sum::<f64>() - cap > limit * cap {
                 self.capped[i] = true;
-                return Some((m.g[i].iter().map(|&v| (v, -1.0)).collect(), -cap));
+                let row = m.g[i].iter().map(|&v| (v, -1.0)).collect();
+                return Some((row, -cap, RowKey::Cap(i)));
             }
         }
         let targets = self.targets.as_ref()?;
         for i in (0..inst.tenants()).filter(|&i| !self.floored[i]) {
             if targets[i] - inst.utility(i, &g.gpus[i]) > limit * targets[i] {
                 self.floored[i] = true;
-                return Some((m.utility(inst, i, i, 1.0), targets[i]));
+                return Some((m.utility(inst, i, i, 1.0), targets[i], RowKey::Share(i)));
             }
         }
         None
@@ -572,8 +769,7 @@ fn add_violated_rows(
     m: &AllocationLp,
     inst: &Instance,
     mut sol: LpSolution,
-    open: &mut [Vec<bool>],
-    mut shares: Option<&mut LazyShares>,
+    rows: &mut Rows,
     factor: f64,
 ) -> Result<(LpSolution, usize), PolicyError> {
     let mut scan = EnvyScan::new(inst, factor);
@@ -581,22 +777,25 @@ fn add_violated_rows(
     loop {
         crate::deadline::check()?;
         let g = m.read(&sol);
-        if let Some((row, rhs)) = shares
+        if let Some((row, rhs, key)) = rows
+            .shares
             .as_deref_mut()
-            .and_then(|rows| rows.broken(m, inst, &g))
+            .and_then(|shares| shares.broken(m, inst, &g))
         {
             sol = sol.add_ge(row, rhs)?;
+            rows.keys.push(key);
             added += 1;
             continue;
         }
         // Ranked by relative envy: tenants with large speedups would otherwise dominate, and
         // ranking this way needs ~25% fewer rows (BENCHMARKS.md). A row is added while the
         // envy is above the checker's tolerance times LP_MARGIN.
-        let Some((i, k)) = scan.most_violated(&g, open, TOLERANCE * LP_MARGIN) else {
+        let Some((i, k)) = scan.most_violated(&g, rows.open, TOLERANCE * LP_MARGIN) else {
             return Ok((sol, added));
         };
-        open[i][k] = false;
+        rows.open[i][k] = false;
         sol = sol.add_ge(ef_row(m, inst, i, k, factor), 0.0)?;
+        rows.keys.push(RowKey::Envy(i, k));
         added += 1;
     }
 }

@@ -102,6 +102,9 @@ pub struct GavelRounds {
     warm: Warm,
     warm_answers: usize,
     fresh_check: bool,
+    /// Every recomputation's program and the policy's answer to it, when asked (for tests that
+    /// check the answers against another solve).
+    answer_log: Option<Vec<(fairground_core::Instance, policies::Solution)>>,
     /// For heterogeneity-agnostic policies: shuffles the order the types' lists are walked
     /// in, every round (see [`agnostic_walk`]).
     shuffler: Option<crate::python_random::PythonRandom>,
@@ -398,6 +401,7 @@ impl GavelRounds {
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
+            answer_log: None,
             ftf: Vec::new(),
             shuffler: agnostic_walk(&rounds)
                 .then(|| crate::python_random::PythonRandom::new(WALK_SEED)),
@@ -513,6 +517,18 @@ impl GavelRounds {
     pub fn with_fresh_check(mut self, on: bool) -> Self {
         self.fresh_check = on;
         self
+    }
+
+    /// Keeps every recomputation's program and the policy's answer ([`GavelRounds::answers`]).
+    /// For tests.
+    pub fn with_answer_log(mut self, on: bool) -> Self {
+        self.answer_log = on.then(Vec::new);
+        self
+    }
+
+    /// The programs and answers kept by [`GavelRounds::with_answer_log`], in order.
+    pub fn answers(&self) -> &[(fairground_core::Instance, policies::Solution)] {
+        self.answer_log.as_deref().unwrap_or_default()
     }
 
     /// Lists every type the full way as well as from the kept lists, and fails the round with
@@ -795,6 +811,9 @@ impl GavelRounds {
                     view.now
                 )));
             }
+        }
+        if let Some(log) = self.answer_log.as_mut() {
+            log.push((inst.clone(), solution.clone()));
         }
         Ok(solution)
     }
