@@ -48,8 +48,8 @@ pub struct Basis {
 #[cfg(feature = "kept-basis")]
 const KEPT_PIVOTS: usize = 20_000;
 
-/// Solves [`Lp::solve_from`] handed to microlp because the kept simplex did not settle them
-/// (numerical trouble), on any thread; for tests and benchmarks.
+/// Solves [`Lp::solve_from`] handed to microlp because the kept simplex did not settle them, on
+/// any thread; for tests and benchmarks.
 #[cfg(feature = "kept-basis")]
 static KEPT_FALLBACKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
@@ -194,7 +194,8 @@ impl Lp {
     /// Solves with the kept simplex ([`crate::simplex`]) from `start`, the statuses a
     /// neighbouring program's optimum had ([`LpSolution::basis`]). Only the solver differs:
     /// the program, its scaling and the optimum's value are [`Lp::solve`]'s, and a program the
-    /// kept simplex does not settle (numerical trouble, its pivot limit) goes to microlp.
+    /// kept simplex does not settle (numerical trouble, its pivot limit, or a verdict of
+    /// infeasible or unbounded) goes to microlp, whose answer or error is returned.
     ///
     /// For small programs solved often: the basis is factorised dense, so a core of k basic
     /// columns costs k^3/3 multiply-adds (a few hundred is fine; thousands are not).
@@ -322,31 +323,27 @@ struct Kept {
     bounds: Vec<(f64, f64)>,
 }
 
-/// Runs the kept simplex from where it stands; on numerical trouble, microlp solves the same
-/// program from nothing.
+/// Runs the kept simplex from where it stands. Whatever it does not settle (numerical trouble,
+/// its pivot limit, and also a verdict of infeasible or unbounded, which a tolerance could have
+/// made) microlp solves afresh, and its answer or error is the one returned.
 #[cfg(feature = "kept-basis")]
 fn finish_kept(mut kept: Box<Kept>, model: Arc<Model>) -> Result<LpSolution, LpError> {
-    use crate::simplex::SimplexError;
-    match kept.kept.solve(KEPT_PIVOTS) {
-        Ok(()) => Ok(LpSolution {
+    if kept.kept.solve(KEPT_PIVOTS).is_ok() {
+        return Ok(LpSolution {
             solution: Backend::Kept(kept),
             model,
-        }),
-        Err(SimplexError::Infeasible) => Err(LpError::Infeasible),
-        Err(SimplexError::Unbounded) => Err(LpError::Unbounded),
-        Err(SimplexError::Numerical(_)) => {
-            KEPT_FALLBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let (solution, vars) = kept.program.solve_microlp()?;
-            Ok(LpSolution {
-                solution: Backend::Microlp(solution),
-                model: Arc::new(Model {
-                    vars,
-                    scales: model.scales.clone(),
-                    objective_factor: model.objective_factor,
-                }),
-            })
-        }
+        });
     }
+    KEPT_FALLBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (solution, vars) = kept.program.solve_microlp()?;
+    Ok(LpSolution {
+        solution: Backend::Microlp(solution),
+        model: Arc::new(Model {
+            vars,
+            scales: model.scales.clone(),
+            objective_factor: model.objective_factor,
+        }),
+    })
 }
 
 /// 1 / the power of two at or below `largest` (1 for 0 or a non-finite value).
@@ -559,6 +556,37 @@ mod tests {
         let x = lp.var(1.0);
         lp.ge([(x, 1.0)], 1.0);
         assert_eq!(lp.solve().err(), Some(LpError::Unbounded));
+    }
+
+    /// A neighbouring program from the first one's basis: the same optima as by hand, rows
+    /// added on the kept path, and microlp's verdict where there is no optimum.
+    #[cfg(feature = "kept-basis")]
+    #[test]
+    fn solves_from_a_neighbours_basis() {
+        let program = |rhs: f64| {
+            let mut lp = Lp::maximize();
+            let x = lp.var(1.0);
+            let y = lp.var_scaled(2.0, 4.0);
+            lp.le([(x, 1.0), (y, 1.0)], 4.0);
+            lp.le([(x, 1.0), (y, 3.0)], rhs);
+            (lp, x, y)
+        };
+        let (lp, _, _) = program(6.0);
+        let first = lp.solve_from(&Basis::default()).unwrap();
+        assert!((first.objective() - 5.0).abs() < 1e-9);
+        let basis = first.basis().expect("the kept simplex's optimum");
+        // x + y <= 4, x + 3y <= 7: (2.5, 1.5), 5.5 (by hand).
+        let (lp, x, y) = program(7.0);
+        let sol = lp.solve_from(&basis).unwrap();
+        assert!((sol.value(x) - 2.5).abs() < 1e-9 && (sol.value(y) - 1.5).abs() < 1e-9);
+        assert!(sol.basis().is_some());
+        // y >= 2: (1, 2), 5.
+        let sol = sol.add_ge([(y, 1.0)], 2.0).unwrap();
+        assert!((sol.objective() - 5.0).abs() < 1e-9 && sol.basis().is_some());
+        let mut lp = Lp::maximize();
+        let x = lp.var(1.0);
+        lp.le([(x, 1.0)], -1.0);
+        assert_eq!(lp.solve_from(&basis).err(), Some(LpError::Infeasible));
     }
 
     #[test]

@@ -1015,6 +1015,57 @@ mod tests {
         assert!(solved > 300, "only {solved} programs had an optimum");
     }
 
+    /// Starts that are no basis at all (statuses drawn at random: too many or too few basic
+    /// variables, dependent columns) are repaired and solved to microlp's optimum.
+    #[test]
+    fn any_start_is_repaired_and_solved() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut solved = 0;
+        for case in 0..300 {
+            let (cost, bounds, rows) = random_program(&mut rng);
+            let vars = cost.len() + rows.len();
+            let statuses: Vec<Status> = (0..vars)
+                .map(|_| match rng.random_range(0..3) {
+                    0 => Status::Basic,
+                    1 => Status::Lower,
+                    _ => Status::Upper,
+                })
+                .collect();
+            let mut s = Simplex::new(&cost, &bounds, &rows);
+            s.set_status(&statuses);
+            match (s.solve(10_000), microlp_optimum(&cost, &bounds, &rows)) {
+                (Ok(()), Some(o)) => {
+                    assert!(
+                        (s.objective() - o).abs() <= 1e-7 * (1.0 + o.abs()),
+                        "case {case}: {} against {o}",
+                        s.objective()
+                    );
+                    solved += 1;
+                }
+                (Err(SimplexError::Infeasible | SimplexError::Unbounded), None) => {}
+                (ours, theirs) => panic!("case {case}: {ours:?} against {theirs:?}"),
+            }
+        }
+        assert!(solved > 200, "only {solved} programs had an optimum");
+    }
+
+    /// A basis with two equal columns: the second is dependent and leaves for a slack.
+    #[test]
+    fn a_singular_start_is_repaired() {
+        // max x + y s.t. x + y <= 2 (row 0), x + y <= 3 (row 1): x and y both basic is singular.
+        let rows = vec![
+            (vec![(0, 1.0), (1, 1.0)], f64::NEG_INFINITY, 2.0),
+            (vec![(0, 1.0), (1, 1.0)], f64::NEG_INFINITY, 3.0),
+        ];
+        let bounds = [(0.0, f64::INFINITY); 2];
+        let mut s = Simplex::new(&[-1.0, -1.0], &bounds, &rows);
+        s.set_status(&[Status::Basic, Status::Basic, Status::Upper, Status::Upper]);
+        s.solve(100).unwrap();
+        assert!((s.objective() + 2.0).abs() < 1e-12);
+        let basic = (0..4).filter(|&v| s.status(v) == Status::Basic).count();
+        assert_eq!(basic, 2);
+    }
+
     /// max x + 2y s.t. x + y <= 4, x + 3y <= 6: the vertex (3, 1), 5 (by hand).
     #[test]
     fn solves_a_small_program_by_hand() {

@@ -165,6 +165,8 @@ pub struct RowMemory {
     basis: Option<NamedBasis>,
     /// Solves whose optimum the kept simplex found.
     kept: usize,
+    /// Whether to keep bases at all ([`RowMemory::keeping_basis`]).
+    keep_basis: bool,
 }
 
 /// The largest program (tenants x types variables) solved from a kept basis: its dense
@@ -216,6 +218,18 @@ pub struct ShareRows<T> {
 }
 
 impl RowMemory {
+    /// A memory that also keeps each optimum's basis and solves the next program from it with
+    /// the kept simplex, where the build has one (feature `kept-basis`, native): the
+    /// simulator's and the strategy-proofness probe's. A default memory (the playground's
+    /// workers, the JavaScript module) keeps rows only, so the page and the workers answer
+    /// alike to the bit whatever the build.
+    pub fn keeping_basis() -> Self {
+        RowMemory {
+            keep_basis: true,
+            ..RowMemory::default()
+        }
+    }
+
     /// How many rows it holds.
     pub fn len(&self) -> usize {
         self.pairs.len()
@@ -280,7 +294,10 @@ impl RowMemory {
     /// statuses, or an empty start (every row's slack basic) before the first solve. None
     /// when this build has no kept simplex.
     fn start_in(&self, inst: &Instance, index: &TenantIndex) -> Option<Start> {
-        if !cfg!(feature = "kept-basis") || inst.tenants() * inst.types() > KEPT_VARIABLES {
+        if !cfg!(feature = "kept-basis")
+            || !self.keep_basis
+            || inst.tenants() * inst.types() > KEPT_VARIABLES
+        {
             return None;
         }
         let Some(basis) = &self.basis else {
@@ -398,9 +415,12 @@ pub fn remembering<T>(memory: &mut RowMemory, f: impl FnOnce() -> T) -> T {
     out
 }
 
-/// A copy of the memory [`remembering`] has lent this thread, or an empty one outside it.
+/// A copy of the memory [`remembering`] has lent this thread, or outside it an empty one that
+/// keeps bases ([`RowMemory::keeping_basis`]).
 pub fn active_memory() -> RowMemory {
-    ACTIVE_MEMORY.with(|m| m.borrow().clone().unwrap_or_default())
+    ACTIVE_MEMORY
+        .with(|m| m.borrow().clone())
+        .unwrap_or_else(RowMemory::keeping_basis)
 }
 
 /// How far each guarantee is relaxed: `Some(eps)` imposes it relaxed by eps (0 = exact),

@@ -397,7 +397,8 @@ impl GavelRounds {
             walks: (0, 0),
             last_arrival: 0.0,
             picked: Vec::new(),
-            ef_rows: (rounds.warm == policies::Warm::EnvyRows).then(policies::RowMemory::default),
+            ef_rows: (rounds.warm == policies::Warm::EnvyRows)
+                .then(policies::RowMemory::keeping_basis),
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
@@ -506,8 +507,8 @@ impl GavelRounds {
     /// Starts oef-coop's program from the last round's EF rows (`true`, the default) or solves
     /// every round afresh: for comparing the two, as the tests do.
     pub fn with_remembered_rows(mut self, on: bool) -> Self {
-        self.ef_rows =
-            (on && self.rounds.warm == policies::Warm::EnvyRows).then(policies::RowMemory::default);
+        self.ef_rows = (on && self.rounds.warm == policies::Warm::EnvyRows)
+            .then(policies::RowMemory::keeping_basis);
         self
     }
 
