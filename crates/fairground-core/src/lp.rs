@@ -179,14 +179,14 @@ impl Lp {
     }
 
     pub fn solve(&self) -> Result<LpSolution, LpError> {
-        let program = self.program();
-        let (solution, vars) = program.solve_microlp()?;
+        let (vars, objective_factor) = self.solver_vars();
+        let (solution, vars) = solve_microlp(self.direction, vars, &self.rows)?;
         Ok(LpSolution {
             solution: Backend::Microlp(solution),
             model: Arc::new(Model {
                 vars,
                 scales: self.scales.clone(),
-                objective_factor: program.objective_factor,
+                objective_factor,
             }),
         })
     }
@@ -235,9 +235,9 @@ impl Lp {
         )
     }
 
-    /// The program in the solver's units: costs scaled by the variables' sizes and by a power of
-    /// two near the largest, rows as added.
-    fn program(&self) -> Program {
+    /// The variables in the solver's units (cost, lower, upper): costs scaled by the variables'
+    /// sizes and by a power of two near the largest, which is returned too.
+    fn solver_vars(&self) -> (impl Iterator<Item = (f64, f64, f64)> + '_, f64) {
         let costs: Vec<f64> = self
             .vars
             .iter()
@@ -245,21 +245,52 @@ impl Lp {
             .map(|((c, _, _), s)| c * s)
             .collect();
         let objective_factor = power_of_two_below(costs.iter().fold(0.0, |m, c| m.max(c.abs())));
+        let vars = costs
+            .into_iter()
+            .zip(&self.vars)
+            .map(move |(c, (_, lo, hi))| (c * objective_factor, *lo, *hi));
+        (vars, objective_factor)
+    }
+
+    /// The program in the solver's units, owned (a kept solve grows it).
+    #[cfg(feature = "kept-basis")]
+    fn program(&self) -> Program {
+        let (vars, objective_factor) = self.solver_vars();
         Program {
             direction: self.direction,
-            vars: self
-                .vars
-                .iter()
-                .zip(&costs)
-                .map(|((_, lo, hi), c)| (c * objective_factor, *lo, *hi))
-                .collect(),
+            vars: vars.collect(),
             rows: self.rows.clone(),
             objective_factor,
         }
     }
 }
 
-/// An [`Lp`] in the solver's units.
+/// microlp's optimum of a program in the solver's units (variables as cost, lower, upper), and
+/// its variables.
+fn solve_microlp(
+    direction: OptimizationDirection,
+    vars: impl Iterator<Item = (f64, f64, f64)>,
+    rows: &[Row],
+) -> Result<(microlp::Solution, Vec<Variable>), LpError> {
+    let mut problem = Problem::new(direction);
+    let vars: Vec<Variable> = vars
+        .map(|(c, lo, hi)| problem.add_var(c, (lo, hi)))
+        .collect();
+    for (terms, op, rhs) in rows {
+        let terms: Vec<(Variable, f64)> = terms.iter().map(|&(v, c)| (vars[v], c)).collect();
+        problem.add_constraint(terms.as_slice(), *op, *rhs);
+    }
+    let mut options = SolveOptions::default();
+    options.tolerances.feasibility = FEASIBILITY;
+    let outcome = problem.solve_with(options)?;
+    let solution = outcome
+        .into_solution()
+        .map_err(|_| LpError::Numerical("the solve was interrupted".into()))?;
+    Ok((solution, vars))
+}
+
+/// An [`Lp`] in the solver's units, as a kept solve grows it.
+#[cfg(feature = "kept-basis")]
 #[derive(Clone)]
 struct Program {
     direction: OptimizationDirection,
@@ -269,29 +300,9 @@ struct Program {
     objective_factor: f64,
 }
 
+#[cfg(feature = "kept-basis")]
 impl Program {
-    fn solve_microlp(&self) -> Result<(microlp::Solution, Vec<Variable>), LpError> {
-        let mut problem = Problem::new(self.direction);
-        let vars: Vec<Variable> = self
-            .vars
-            .iter()
-            .map(|&(c, lo, hi)| problem.add_var(c, (lo, hi)))
-            .collect();
-        for (terms, op, rhs) in &self.rows {
-            let terms: Vec<(Variable, f64)> = terms.iter().map(|&(v, c)| (vars[v], c)).collect();
-            problem.add_constraint(terms.as_slice(), *op, *rhs);
-        }
-        let mut options = SolveOptions::default();
-        options.tolerances.feasibility = FEASIBILITY;
-        let outcome = problem.solve_with(options)?;
-        let solution = outcome
-            .into_solution()
-            .map_err(|_| LpError::Numerical("the solve was interrupted".into()))?;
-        Ok((solution, vars))
-    }
-
     /// Costs as the kept simplex takes them (it minimises).
-    #[cfg(feature = "kept-basis")]
     fn kept_costs(&self) -> Vec<f64> {
         let sign = match self.direction {
             OptimizationDirection::Maximize => -1.0,
@@ -335,7 +346,9 @@ fn finish_kept(mut kept: Box<Kept>, model: Arc<Model>) -> Result<LpSolution, LpE
         });
     }
     KEPT_FALLBACKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let (solution, vars) = kept.program.solve_microlp()?;
+    let program = &kept.program;
+    let vars = program.vars.iter().copied();
+    let (solution, vars) = solve_microlp(program.direction, vars, &program.rows)?;
     Ok(LpSolution {
         solution: Backend::Microlp(solution),
         model: Arc::new(Model {

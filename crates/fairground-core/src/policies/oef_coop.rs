@@ -11,9 +11,10 @@ use crate::fairness::{
     envy_relative_to_larger, meets_share, must_not_envy, relative_envy, relative_shortfall,
     relaxed_relative_envy, si_target, LP_MARGIN, TOLERANCE,
 };
-use crate::lp::{Basis, Lp, LpSolution};
-use crate::simplex::Status;
+use crate::lp::{Lp, LpSolution};
 use crate::Instance;
+#[cfg(feature = "kept-basis")]
+use crate::{lp::Basis, simplex::Status};
 
 /// How the N(N-1) envy-freeness rows enter the LP.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,6 +163,7 @@ pub struct RowMemory {
     added: usize,
     /// Where the last optimum's variables and remembered rows stood, when the kept simplex
     /// found it (feature `kept-basis`, [`crate::lp::Lp::solve_from`]).
+    #[cfg(feature = "kept-basis")]
     basis: Option<NamedBasis>,
     /// Solves whose optimum the kept simplex found.
     kept: usize,
@@ -172,9 +174,11 @@ pub struct RowMemory {
 /// The largest program (tenants x types variables) solved from a kept basis: its dense
 /// factorisation grows as the cube of the basic columns, and past this microlp's sparse one
 /// is the safer choice. The simulator's job classes (up to about 80 x 3) are far below it.
+#[cfg(feature = "kept-basis")]
 const KEPT_VARIABLES: usize = 1024;
 
 /// An optimum's statuses by tenant name: each tenant's g_ij, then the remembered rows.
+#[cfg(feature = "kept-basis")]
 #[derive(Debug, Clone, Default, PartialEq)]
 struct NamedBasis {
     vars: Vec<(String, Vec<Status>)>,
@@ -182,12 +186,30 @@ struct NamedBasis {
 }
 
 /// A row of oef-coop's program by what it says, tenants by name.
+#[cfg(feature = "kept-basis")]
 #[derive(Debug, Clone, PartialEq)]
 enum NamedRow {
     Capacity(usize),
     Cap(String),
     Share(String),
     Envy(String, String),
+}
+
+/// The keys of a program's rows in order, kept only where there is a kept simplex to start
+/// from them (elsewhere `push` does nothing: the browser's builds carry none of it).
+#[derive(Debug, Default)]
+struct RowKeys {
+    #[cfg(feature = "kept-basis")]
+    keys: Vec<RowKey>,
+}
+
+impl RowKeys {
+    fn push(&mut self, key: RowKey) {
+        #[cfg(feature = "kept-basis")]
+        self.keys.push(key);
+        #[cfg(not(feature = "kept-basis"))]
+        let _ = key;
+    }
 }
 
 /// A row of oef-coop's program by what it says, tenants by index: the LP's rows in order.
@@ -203,11 +225,17 @@ enum RowKey {
 
 /// Where a solve starts: each g_ij's status and the rows' (by key); anything absent starts as a
 /// fresh solve does.
+#[cfg(feature = "kept-basis")]
 #[derive(Debug, Clone, Default)]
 struct Start {
     vars: Vec<Vec<Status>>,
     rows: std::collections::HashMap<RowKey, Status>,
 }
+
+/// Without the kept simplex no solve has a start (and the browser's builds carry none of it).
+#[cfg(not(feature = "kept-basis"))]
+#[derive(Debug, Clone)]
+enum Start {}
 
 /// The tenants (names in a memory, indices in a program) whose cap rows, sum_j g_ij <= d_i, and
 /// sharing-incentive rows, u_i(g_i) >= u_i(e_i), are in the program.
@@ -293,11 +321,15 @@ impl RowMemory {
     /// Where the next solve starts, for the tenants `inst` still has: the last optimum's
     /// statuses, or an empty start (every row's slack basic) before the first solve. None
     /// when this build has no kept simplex.
+    #[cfg(not(feature = "kept-basis"))]
+    fn start_in(&self, _inst: &Instance, _index: &TenantIndex) -> Option<Start> {
+        None
+    }
+
+    /// See the other `start_in`.
+    #[cfg(feature = "kept-basis")]
     fn start_in(&self, inst: &Instance, index: &TenantIndex) -> Option<Start> {
-        if !cfg!(feature = "kept-basis")
-            || !self.keep_basis
-            || inst.tenants() * inst.types() > KEPT_VARIABLES
-        {
+        if !self.keep_basis || inst.tenants() * inst.types() > KEPT_VARIABLES {
             return None;
         }
         let Some(basis) = &self.basis else {
@@ -332,6 +364,29 @@ impl RowMemory {
     fn keep(&mut self, inst: &Instance, seeded: &Seeded) {
         let name = |i: usize| inst.tenant_names[i].clone();
         self.kept += usize::from(seeded.basis.is_some());
+        #[cfg(feature = "kept-basis")]
+        self.keep_basis_of(inst, seeded);
+        self.pairs = seeded
+            .tight
+            .iter()
+            .map(|&(i, k)| (name(i), name(k)))
+            .collect();
+        let names = |rows: &[usize]| rows.iter().map(|&i| name(i)).collect();
+        self.shares = LAZY_SHARE_ROWS.then(|| {
+            let tight = seeded.tight_shares.clone().unwrap_or_default();
+            ShareRows {
+                capped: names(&tight.capped),
+                floored: names(&tight.floored),
+            }
+        });
+        self.added = seeded.added;
+    }
+
+    /// Keeps the statuses of `seeded`'s optimum by name, for the variables and for the rows
+    /// the memory keeps.
+    #[cfg(feature = "kept-basis")]
+    fn keep_basis_of(&mut self, inst: &Instance, seeded: &Seeded) {
+        let name = |i: usize| inst.tenant_names[i].clone();
         self.basis = seeded.basis.as_ref().map(|Statuses { vars, rows }| {
             let remembered = |key: &RowKey| match *key {
                 RowKey::Capacity(j) => Some(NamedRow::Capacity(j)),
@@ -363,20 +418,6 @@ impl RowMemory {
                     .collect(),
             }
         });
-        self.pairs = seeded
-            .tight
-            .iter()
-            .map(|&(i, k)| (name(i), name(k)))
-            .collect();
-        let names = |rows: &[usize]| rows.iter().map(|&i| name(i)).collect();
-        self.shares = LAZY_SHARE_ROWS.then(|| {
-            let tight = seeded.tight_shares.clone().unwrap_or_default();
-            ShareRows {
-                capped: names(&tight.capped),
-                floored: names(&tight.floored),
-            }
-        });
-        self.added = seeded.added;
     }
 }
 
@@ -495,10 +536,15 @@ struct Seeded {
 }
 
 /// An optimum's statuses in a program's indices: each g_ij's, and each row's by key.
+#[cfg(feature = "kept-basis")]
 struct Statuses {
     vars: Vec<Vec<Status>>,
     rows: Vec<(RowKey, Status)>,
 }
+
+/// Without the kept simplex no optimum has statuses.
+#[cfg(not(feature = "kept-basis"))]
+enum Statuses {}
 
 /// The most efficient envy-free allocation that leaves each tenant at least `floor[i]`, the
 /// Pareto test's second question (does an improvement exist that keeps envy-freeness?):
@@ -553,10 +599,13 @@ fn solve_floored(
     let objective = |i: usize, j: usize| inst.speedup[i][j];
     // Rows in this order (capacity, caps, floors, SI): with none lazy, the program as it was
     // before caps and SI could be. `keys` names them in order.
-    let mut keys: Vec<RowKey> = (0..inst.types()).map(RowKey::Capacity).collect();
+    let mut keys = RowKeys::default();
+    (0..inst.types()).for_each(|j| keys.push(RowKey::Capacity(j)));
     let mut m = match &lazy_rows {
         None => {
-            keys.extend((0..n).filter(|&i| inst.cap[i].is_some()).map(RowKey::Cap));
+            (0..n)
+                .filter(|&i| inst.cap[i].is_some())
+                .for_each(|i| keys.push(RowKey::Cap(i)));
             AllocationLp::new(Lp::maximize(), inst, objective)
         }
         Some(rows) => {
@@ -609,8 +658,9 @@ fn solve_floored(
         }
     }
     let sol = match start {
-        Some(start) => m.lp.solve_from(&start.basis(&m, &keys))?,
-        None => m.lp.solve()?,
+        #[cfg(feature = "kept-basis")]
+        Some(start) => m.lp.solve_from(&start.basis(&m, &keys.keys))?,
+        _ => m.lp.solve()?,
     };
     let mut rows = Rows {
         open: &mut open,
@@ -618,6 +668,7 @@ fn solve_floored(
         keys: &mut keys,
     };
     let (sol, added) = add_violated_rows(&m, inst, sol, &mut rows, factor)?;
+    #[cfg(feature = "kept-basis")]
     let basis = sol.basis().map(|b| {
         let vars =
             m.g.iter()
@@ -625,9 +676,11 @@ fn solve_floored(
                 .collect();
         Statuses {
             vars,
-            rows: keys.iter().copied().zip(b.rows).collect(),
+            rows: keys.keys.iter().copied().zip(b.rows).collect(),
         }
     });
+    #[cfg(not(feature = "kept-basis"))]
+    let basis: Option<Statuses> = None;
     let g = without_crumbs(inst, m.read(&sol));
     let tight = (0..n)
         .flat_map(|i| (0..n).map(move |k| (i, k)))
@@ -643,6 +696,7 @@ fn solve_floored(
     })
 }
 
+#[cfg(feature = "kept-basis")]
 impl Start {
     /// The statuses in the program's own order: its variables, then its rows by `keys`.
     fn basis(&self, m: &AllocationLp, keys: &[RowKey]) -> Basis {
@@ -665,7 +719,7 @@ impl Start {
 struct Rows<'a> {
     open: &'a mut [Vec<bool>],
     shares: Option<&'a mut LazyShares>,
-    keys: &'a mut Vec<RowKey>,
+    keys: &'a mut RowKeys,
 }
 
 /// The cap and sharing-incentive rows when they are lazy: which are in the program so far.

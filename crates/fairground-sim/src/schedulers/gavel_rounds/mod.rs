@@ -103,7 +103,8 @@ pub struct GavelRounds {
     warm_answers: usize,
     fresh_check: bool,
     /// Every recomputation's program and the policy's answer to it, when asked (for tests that
-    /// check the answers against another solve).
+    /// check the answers against another solve; native builds only, the browser's carry none).
+    #[cfg(not(target_arch = "wasm32"))]
     answer_log: Option<Vec<(fairground_core::Instance, policies::Solution)>>,
     /// For heterogeneity-agnostic policies: shuffles the order the types' lists are walked
     /// in, every round (see [`agnostic_walk`]).
@@ -402,6 +403,7 @@ impl GavelRounds {
             warm: Warm::Untried,
             warm_answers: 0,
             fresh_check: false,
+            #[cfg(not(target_arch = "wasm32"))]
             answer_log: None,
             ftf: Vec::new(),
             shuffler: agnostic_walk(&rounds)
@@ -521,13 +523,15 @@ impl GavelRounds {
     }
 
     /// Keeps every recomputation's program and the policy's answer ([`GavelRounds::answers`]).
-    /// For tests.
+    /// For tests (native builds).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn with_answer_log(mut self, on: bool) -> Self {
         self.answer_log = on.then(Vec::new);
         self
     }
 
     /// The programs and answers kept by [`GavelRounds::with_answer_log`], in order.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn answers(&self) -> &[(fairground_core::Instance, policies::Solution)] {
         self.answer_log.as_deref().unwrap_or_default()
     }
@@ -813,6 +817,7 @@ impl GavelRounds {
                 )));
             }
         }
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(log) = self.answer_log.as_mut() {
             log.push((inst.clone(), solution.clone()));
         }
