@@ -141,7 +141,8 @@ test('presenter mode with the tour open: the tour is a line at the foot, each st
     // What the step shows: its figure or table when it has one, else its badge, whole on screen.
     const focus = page.locator('[data-tour-focus]:not(details)');
     const shown = await ((await focus.count()) ? focus : page.locator('[data-tour-focus]')).first().boundingBox();
-    expect(shown.y, `step ${k}: what the step shows starts on screen`).toBeGreaterThanOrEqual(0);
+    // Within a pixel, as its foot is: scrolled beside a busy build, it once stopped 1/16 px up.
+    expect(shown.y, `step ${k}: what the step shows starts on screen`).toBeGreaterThanOrEqual(-1);
     expect(shown.y + shown.height, `step ${k}: and ends above the tour's line`).toBeLessThanOrEqual(bar.y + 1);
     if (k <= 3) {
       // The policy's figure too, with its title and badges.
