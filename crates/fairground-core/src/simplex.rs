@@ -703,6 +703,9 @@ impl Simplex {
 
     /// Dual simplex: from a dual feasible basis to an optimal one.
     fn dual(&mut self, limit: usize) -> Result<(), SimplexError> {
+        // Refactorisations in a row because the updates drifted: past two, the basis itself
+        // is too ill-conditioned to go on (else this could loop without a pivot).
+        let mut drifted = 0;
         while let Some((p, up)) = self.primal_infeasibility() {
             if self.pivots >= limit {
                 return Err(SimplexError::Numerical("pivot limit"));
@@ -742,9 +745,14 @@ impl Simplex {
             let w = self.pivot_column(q);
             if (w[p] - alpha[q]).abs() > 1e-7 * (1.0 + w[p].abs()) {
                 // The updates have drifted: factorise again and look afresh.
+                drifted += 1;
+                if drifted > 2 {
+                    return Err(SimplexError::Numerical("the pivot row and column disagree"));
+                }
                 self.refactor()?;
                 continue;
             }
+            drifted = 0;
             let leave = self.basic[p];
             let target = if up { self.hi[leave] } else { self.lo[leave] };
             let step = (self.x[leave] - target) / w[p];
@@ -768,8 +776,10 @@ impl Simplex {
 
     /// Primal simplex: from a primal feasible basis to an optimal one.
     fn primal(&mut self, limit: usize) -> Result<(), SimplexError> {
+        // Bound flips change no basis, so they count against the limit apart from pivots.
+        let mut flips = 0;
         while let Some((q, up)) = self.dual_infeasibility() {
-            if self.pivots >= limit {
+            if self.pivots + flips >= limit {
                 return Err(SimplexError::Numerical("pivot limit"));
             }
             let w = self.pivot_column(q);
@@ -810,6 +820,7 @@ impl Simplex {
                 }
                 self.x[q] += dir * span;
                 self.status[q] = if up { Status::Upper } else { Status::Lower };
+                flips += 1;
                 continue;
             };
             let leave = self.basic[p];
