@@ -65,7 +65,9 @@ fn clear_focus() {
 
 /// Shows what the step talks about once the page has drawn it (a step's policy may be solved in
 /// the worker): opens it when it is a badge (`<details>`), marks it, and scrolls the first one
-/// into view. Gives up after 6 s; a newer step (`generation`) stops it.
+/// into view. Gives up after 60 s (a busy machine's worker can take more than the 6 s it once
+/// waited: CI's end-to-end run beside its builds saw the tour's first step never marked); a newer
+/// step (`generation`) stops it sooner.
 async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u32) {
     let document = gloo::utils::document();
     let find = |id: &str| {
@@ -74,7 +76,7 @@ async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u3
             .ok()
             .flatten()
     };
-    for _ in 0..60 {
+    for _ in 0..600 {
         if generation.get() != mine {
             return;
         }
