@@ -197,8 +197,9 @@ impl Lp {
     /// kept simplex does not settle (numerical trouble, its pivot limit, or a verdict of
     /// infeasible or unbounded) goes to microlp, whose answer or error is returned.
     ///
-    /// For small programs solved often: the basis is factorised dense, so a core of k basic
-    /// columns costs k^3/3 multiply-adds (a few hundred is fine; thousands are not).
+    /// For programs solved often with a few changes: from a neighbour's basis they take a few
+    /// pivots. (From nothing it is no faster than microlp on large programs: oef-coop's static
+    /// program at 500 x 8 took 41,821 pivots, docs/benchmarks-history.md.)
     ///
     /// Without feature `kept-basis` this is [`Lp::solve`] (the browser's builds).
     #[cfg(not(feature = "kept-basis"))]

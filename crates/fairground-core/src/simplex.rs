@@ -1,4 +1,4 @@
-//! A small dense simplex that starts from a basis it is given: the LP layer's second solver
+//! A simplex that starts from a basis it is given: the LP layer's second solver
 //! ([`crate::lp::Lp::solve_from`]), for a program solved again and again with a few changes,
 //! as oef-coop is in the simulator (a job class more or less, a class's size changed).
 //!
@@ -17,19 +17,25 @@
 //! How it solves, the textbook bounded simplex (Koberstein, *The dual simplex method, techniques
 //! for a fast and stable implementation*, 2005, chapters 2-3):
 //! - The basis is factorised as its slack columns (unit vectors: their rows are read off
-//!   directly) and a dense LU, with partial pivoting, of the rows and columns left (the core);
-//!   pivots are kept as eta vectors (product form) and rows added later as bordering rows, until
-//!   the next refactorisation. A core of 80 columns (oef-coop's 75 job classes on 3 types) is
-//!   about 0.2 M multiply-adds.
+//!   directly) and a sparse LU (`sparse_lu`, Markowitz pivots with a threshold) of the rows and
+//!   columns left (the core); pivots are kept as sparse eta vectors (product form) and rows
+//!   added later as bordering rows, until the next refactorisation. oef-coop's rows touch two
+//!   tenants each, so the factors stay sparse: a dense LU cost k^2 per solve and made the
+//!   static program at 500 tenants (a core of about 590) six times slower than microlp.
 //! - A basis that is not dual feasible has its costs shifted until it is; the dual simplex then
-//!   restores primal feasibility (largest infeasibility first, Harris's two-pass ratio test),
-//!   the shifts are removed, and the primal simplex restores dual feasibility.
+//!   restores primal feasibility (the row leaving is the largest infeasibility squared over its
+//!   dual Devex weight; Harris's two-pass ratio test), the shifts are removed, and the primal
+//!   simplex restores dual feasibility.
 //! - A singular basis given by the caller is repaired: dependent columns leave for the slacks of
 //!   the rows they leave uncovered.
 //!
 //! Every answer is checked after a fresh refactorisation (primal and dual feasible to
 //! [`FEASIBILITY`]); anything else is an error, and the LP layer then solves the program with
 //! microlp from nothing.
+
+mod sparse_lu;
+
+use sparse_lu::SparseLu;
 
 /// Bound violations up to this are feasible (absolute, in the LP layer's scaled units, as
 /// microlp's tolerance is).
@@ -66,8 +72,13 @@ pub enum SimplexError {
 /// One step in the product form of the basis inverse since the last factorisation.
 #[derive(Debug, Clone)]
 enum Update {
-    /// A pivot: the entering column in basis coordinates, at the leaving position.
-    Eta { pos: usize, w: Vec<f64> },
+    /// A pivot: the entering column in basis coordinates, at the leaving position (`pivot`
+    /// there; `w` its other nonzeros).
+    Eta {
+        pos: usize,
+        pivot: f64,
+        w: Vec<(usize, f64)>,
+    },
     /// A row added with its slack basic: its coefficients on the basic variables then (by
     /// position); the slack took the next position.
     Border {
@@ -76,7 +87,7 @@ enum Update {
     },
 }
 
-/// The factorised basis: slack columns read off, the core in dense LU, then the updates.
+/// The factorised basis: slack columns read off, the core in sparse LU, then the updates.
 #[derive(Debug, Clone, Default)]
 struct Factor {
     /// Positions when factorised (the updates grow them).
@@ -91,10 +102,8 @@ struct Factor {
     core_pos: Vec<usize>,
     /// Whether each row (of those at factorisation) is a core row.
     is_core: Vec<bool>,
-    /// Row-major LU of the core, L unit lower, with row permutation `perm` (LU row a is core
-    /// row perm[a]).
-    lu: Vec<f64>,
-    perm: Vec<usize>,
+    /// The core's sparse LU (rows and columns by their place in `core_rows` and `core_cols`).
+    lu: SparseLu,
     updates: Vec<Update>,
 }
 
@@ -121,6 +130,8 @@ pub struct Simplex {
     factor: Factor,
     /// Whether the factorisation, x and d must be computed afresh before the next pivot.
     stale: bool,
+    /// Dual Devex reference weights, by position (the dual simplex's pricing).
+    devex: Vec<f64>,
     /// Pivots over this simplex's life.
     pub pivots: usize,
 }
@@ -146,6 +157,7 @@ impl Simplex {
             d: vec![0.0; n],
             factor: Factor::default(),
             stale: true,
+            devex: Vec::new(),
             pivots: 0,
         };
         for (terms, lo, hi) in rows {
@@ -357,51 +369,23 @@ impl Simplex {
         }
         f.is_core = has_slack.iter().map(|&s| !s).collect();
         let k = f.core_cols.len();
-        let mut a = vec![0.0; k * k];
-        for (b, &(_, j)) in f.core_cols.iter().enumerate() {
-            for &(r, val) in &self.cols[j] {
-                let row = core_row_of[r];
-                if row != usize::MAX {
-                    a[row * k + b] = val;
-                }
-            }
-        }
-        // Gaussian elimination, partial pivoting by rows.
-        let mut perm: Vec<usize> = (0..k).collect();
-        let mut dependent = Vec::new();
-        for col in 0..k {
-            let (best, size) = (col..k)
-                .map(|r| (r, a[r * k + col].abs()))
-                .fold((col, -1.0), |acc, x| if x.1 > acc.1 { x } else { acc });
-            let scale = (0..k).map(|r| a[r * k + col].abs()).fold(0.0, f64::max);
-            if size <= PIVOT * scale.max(1.0) {
-                // Rows at or above `col` are never searched again: the one at `col` stays
-                // without a pivot.
-                dependent.push((f.core_cols[col].0, f.core_rows[perm[col]]));
-                continue;
-            }
-            if best != col {
-                perm.swap(best, col);
-                for c in 0..k {
-                    a.swap(best * k + c, col * k + c);
-                }
-            }
-            let pivot = a[col * k + col];
-            for r in col + 1..k {
-                let factor = a[r * k + col] / pivot;
-                if factor != 0.0 {
-                    a[r * k + col] = factor;
-                    for c in col + 1..k {
-                        a[r * k + c] -= factor * a[col * k + c];
-                    }
-                }
-            }
-        }
-        if !dependent.is_empty() {
-            return Err(dependent);
-        }
-        f.lu = a;
-        f.perm = perm;
+        let cols: Vec<Vec<(usize, f64)>> = f
+            .core_cols
+            .iter()
+            .map(|&(_, j)| {
+                self.cols[j]
+                    .iter()
+                    .filter(|&&(r, _)| core_row_of[r] != usize::MAX)
+                    .map(|&(r, val)| (core_row_of[r], val))
+                    .collect()
+            })
+            .collect();
+        let lu = SparseLu::new(k, &cols, PIVOT).map_err(|left| {
+            left.into_iter()
+                .map(|(b, row)| (f.core_cols[b].0, f.core_rows[row]))
+                .collect::<Vec<_>>()
+        })?;
+        f.lu = lu;
         self.factor = f;
         Ok(())
     }
@@ -423,18 +407,9 @@ impl Simplex {
     /// z = B^-1 a, for `a` in row space; z by position.
     fn ftran(&self, a: &[f64]) -> Vec<f64> {
         let f = &self.factor;
-        let k = f.core_cols.len();
         let mut z = vec![0.0; f.size];
-        // Core: C z_x = a[core rows], C = P^T L U.
-        let mut t: Vec<f64> = f.perm.iter().map(|&row| a[f.core_rows[row]]).collect();
-        // Rows of L and U are contiguous: each unknown is one dot product.
-        for r in 0..k {
-            t[r] -= dot(&f.lu[r * k..r * k + r], &t[..r]);
-        }
-        for r in (0..k).rev() {
-            let s = t[r] - dot(&f.lu[r * k + r + 1..(r + 1) * k], &t[r + 1..]);
-            t[r] = s / f.lu[r * k + r];
-        }
+        // Core: C z_x = a[core rows].
+        let t = f.lu.solve(f.core_rows.iter().map(|&r| a[r]).collect());
         for (b, &(p, _)) in f.core_cols.iter().enumerate() {
             z[p] = t[b];
         }
@@ -448,10 +423,12 @@ impl Simplex {
         }
         for u in &f.updates {
             match u {
-                Update::Eta { pos, w } => {
-                    let zp = z[*pos] / w[*pos];
-                    for (i, wi) in w.iter().enumerate() {
-                        z[i] -= wi * zp;
+                Update::Eta { pos, pivot, w } => {
+                    let zp = z[*pos] / pivot;
+                    if zp != 0.0 {
+                        for &(i, wi) in w {
+                            z[i] -= wi * zp;
+                        }
                     }
                     z[*pos] = zp;
                 }
@@ -477,14 +454,9 @@ impl Simplex {
         let mut y = vec![0.0; self.rows.len()];
         for u in f.updates.iter().rev() {
             match u {
-                Update::Eta { pos, w } => {
-                    let mut s = h[*pos];
-                    for (i, wi) in w.iter().enumerate() {
-                        if i != *pos {
-                            s -= h[i] * wi;
-                        }
-                    }
-                    h[*pos] = s / w[*pos];
+                Update::Eta { pos, pivot, w } => {
+                    let s: f64 = w.iter().map(|&(i, wi)| h[i] * wi).sum();
+                    h[*pos] = (h[*pos] - s) / pivot;
                 }
                 Update::Border { row, terms } => {
                     // Its slack's column is -e_row: -y_row = h_last.
@@ -501,8 +473,7 @@ impl Simplex {
             y[r] = -h[p];
         }
         // Core: C^T y_core = h_x - A[slack rows, S]^T y_slack.
-        let k = f.core_cols.len();
-        let mut rhs: Vec<f64> = f
+        let rhs: Vec<f64> = f
             .core_cols
             .iter()
             .map(|&(p, j)| {
@@ -514,19 +485,9 @@ impl Simplex {
                 h[p] - outside
             })
             .collect();
-        // C^T = U^T L^T P: solve U^T t = rhs, then L^T s = t, then y[core_rows[perm[a]]] = s[a].
-        // Column by column, so each step runs along a contiguous row of U or L.
-        for c in 0..k {
-            let tc = rhs[c] / f.lu[c * k + c];
-            rhs[c] = tc;
-            axpy(-tc, &f.lu[c * k + c + 1..(c + 1) * k], &mut rhs[c + 1..]);
-        }
-        for c in (0..k).rev() {
-            let sc = rhs[c];
-            axpy(-sc, &f.lu[c * k..c * k + c], &mut rhs[..c]);
-        }
-        for (a, &row) in f.perm.iter().enumerate() {
-            y[f.core_rows[row]] = rhs[a];
+        let core = f.lu.solve_transpose(rhs);
+        for (row, &r) in f.core_rows.iter().enumerate() {
+            y[r] = core[row];
         }
         y
     }
@@ -620,7 +581,13 @@ impl Simplex {
         self.pos_of[enter] = p;
         self.status[enter] = Status::Basic;
         self.d[enter] = 0.0;
-        self.factor.updates.push(Update::Eta { pos: p, w });
+        let pivot = w[p];
+        let w = w
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, wi)| i != p && wi != 0.0)
+            .collect();
+        self.factor.updates.push(Update::Eta { pos: p, pivot, w });
         self.pivots += 1;
         if self.factor.updates.len() >= REFACTOR_EVERY {
             self.refactor()?;
@@ -646,6 +613,43 @@ impl Simplex {
             }
         }
         worst.map(|(p, up, _)| (p, up))
+    }
+
+    /// The dual simplex's leaving position: the largest infeasibility squared over its Devex
+    /// weight (an estimate of how long a step in the dual that row's pivot makes, Forrest and
+    /// Goldfarb 1992; Koberstein 2005, section 3.3), and whether it is above its bound.
+    fn leaving_by_devex(&self) -> Option<(usize, bool)> {
+        let mut best: Option<(usize, bool, f64)> = None;
+        for (p, &v) in self.basic.iter().enumerate() {
+            let (below, above) = (self.lo[v] - self.x[v], self.x[v] - self.hi[v]);
+            let (amount, up) = if above > below {
+                (above, true)
+            } else {
+                (below, false)
+            };
+            if amount > FEASIBILITY {
+                let score = amount * amount / self.devex.get(p).copied().unwrap_or(1.0);
+                if best.is_none_or(|b| score > b.2) {
+                    best = Some((p, up, score));
+                }
+            }
+        }
+        best.map(|(p, up, _)| (p, up))
+    }
+
+    /// The Devex weights after a pivot at position `p` with column `w` = B^-1 a_q.
+    fn update_devex(&mut self, p: usize, w: &[f64]) {
+        if self.devex.len() < w.len() {
+            self.devex.resize(w.len(), 1.0);
+        }
+        let (wp, bp) = (w[p], self.devex[p]);
+        for (i, &wi) in w.iter().enumerate() {
+            if i != p && wi != 0.0 {
+                let ratio = wi / wp;
+                self.devex[i] = self.devex[i].max(ratio * ratio * bp);
+            }
+        }
+        self.devex[p] = (bp / (wp * wp)).max(1.0);
     }
 
     /// A nonbasic variable whose reduced cost says the objective improves by moving it: the
@@ -706,7 +710,9 @@ impl Simplex {
         // Refactorisations in a row because the updates drifted: past two, the basis itself
         // is too ill-conditioned to go on (else this could loop without a pivot).
         let mut drifted = 0;
-        while let Some((p, up)) = self.primal_infeasibility() {
+        self.devex.clear();
+        self.devex.resize(self.basic.len(), 1.0);
+        while let Some((p, up)) = self.leaving_by_devex() {
             if self.pivots >= limit {
                 return Err(SimplexError::Numerical("pivot limit"));
             }
@@ -753,6 +759,7 @@ impl Simplex {
                 continue;
             }
             drifted = 0;
+            self.update_devex(p, &w);
             let leave = self.basic[p];
             let target = if up { self.hi[leave] } else { self.lo[leave] };
             let step = (self.x[leave] - target) / w[p];
@@ -852,32 +859,6 @@ impl Simplex {
             self.change_basis(p, q, w)?;
         }
         Ok(())
-    }
-}
-
-/// a . b, in four running sums (the triangular solves' inner loop: one chain of dependent adds
-/// would wait on each).
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut sums = [0.0; 4];
-    let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
-    let tail: f64 = a4
-        .remainder()
-        .iter()
-        .zip(b4.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in a4.zip(b4) {
-        for l in 0..4 {
-            sums[l] += x[l] * y[l];
-        }
-    }
-    (sums[0] + sums[1]) + (sums[2] + sums[3]) + tail
-}
-
-/// y += alpha x
-fn axpy(alpha: f64, x: &[f64], y: &mut [f64]) {
-    for (yi, xi) in y.iter_mut().zip(x) {
-        *yi += alpha * xi;
     }
 }
 

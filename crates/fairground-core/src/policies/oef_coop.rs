@@ -171,9 +171,10 @@ pub struct RowMemory {
     keep_basis: bool,
 }
 
-/// The largest program (tenants x types variables) solved from a kept basis: its dense
-/// factorisation grows as the cube of the basic columns, and past this microlp's sparse one
-/// is the safer choice. The simulator's job classes (up to about 80 x 3) are far below it.
+/// The largest program (tenants x types variables) solved from a kept basis. The kept simplex
+/// factorises sparse now, but a start from a kept basis has been measured only below this (the
+/// simulator's job classes, up to about 80 x 3; the SP probe at 60 x 6), so larger programs
+/// keep microlp.
 #[cfg(feature = "kept-basis")]
 const KEPT_VARIABLES: usize = 1024;
 
