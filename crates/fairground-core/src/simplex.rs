@@ -600,25 +600,21 @@ impl Simplex {
     /// The basic position most outside its bounds, and whether it is above (to leave at its
     /// upper bound).
     fn primal_infeasibility(&self) -> Option<(usize, bool)> {
-        let mut worst: Option<(usize, bool, f64)> = None;
-        for (p, &v) in self.basic.iter().enumerate() {
-            let (below, above) = (self.lo[v] - self.x[v], self.x[v] - self.hi[v]);
-            let (amount, up) = if above > below {
-                (above, true)
-            } else {
-                (below, false)
-            };
-            if amount > FEASIBILITY && worst.is_none_or(|w| amount > w.2) {
-                worst = Some((p, up, amount));
-            }
-        }
-        worst.map(|(p, up, _)| (p, up))
+        self.most_infeasible(|_, amount| amount)
     }
 
     /// The dual simplex's leaving position: the largest infeasibility squared over its Devex
     /// weight (an estimate of how long a step in the dual that row's pivot makes, Forrest and
     /// Goldfarb 1992; Koberstein 2005, section 3.3), and whether it is above its bound.
     fn leaving_by_devex(&self) -> Option<(usize, bool)> {
+        self.most_infeasible(|p, amount| {
+            amount * amount / self.devex.get(p).copied().unwrap_or(1.0)
+        })
+    }
+
+    /// The infeasible basic position with the highest `score(position, amount outside)`, and
+    /// whether it is above its bound.
+    fn most_infeasible(&self, score: impl Fn(usize, f64) -> f64) -> Option<(usize, bool)> {
         let mut best: Option<(usize, bool, f64)> = None;
         for (p, &v) in self.basic.iter().enumerate() {
             let (below, above) = (self.lo[v] - self.x[v], self.x[v] - self.hi[v]);
@@ -628,7 +624,7 @@ impl Simplex {
                 (below, false)
             };
             if amount > FEASIBILITY {
-                let score = amount * amount / self.devex.get(p).copied().unwrap_or(1.0);
+                let score = score(p, amount);
                 if best.is_none_or(|b| score > b.2) {
                     best = Some((p, up, score));
                 }
