@@ -38,129 +38,17 @@ impl SparseLu {
         cols: &[Vec<(usize, f64)>],
         tiny: f64,
     ) -> Result<Self, Vec<(usize, usize)>> {
-        let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); k];
-        // Rows holding each column (kept exact: fill adds, elimination removes).
-        let mut holders: Vec<Vec<usize>> = vec![Vec::new(); k];
-        let mut scale = vec![1.0f64; k];
-        for (c, col) in cols.iter().enumerate() {
-            for &(r, a) in col {
-                if a != 0.0 {
-                    rows[r].push((c, a));
-                    holders[c].push(r);
-                    scale[c] = scale[c].max(a.abs());
-                }
-            }
-        }
-        let mut col_done = vec![false; k];
-        let mut row_done = vec![false; k];
+        let mut active = Active::new(k, cols);
         let mut steps = Vec::with_capacity(k);
-        // Work space: where a column sits in the row being updated.
-        let mut at = vec![usize::MAX; k];
-        let value = |rows: &[Vec<(usize, f64)>], r: usize, c: usize| {
-            rows[r].iter().find(|e| e.0 == c).map_or(0.0, |e| e.1)
-        };
-        for _ in 0..k {
-            // The few columns held by the fewest rows (a column singleton ends the search).
-            let mut fewest: Vec<usize> = Vec::with_capacity(SEARCH + 1);
-            for c in (0..k).filter(|&c| !col_done[c] && !holders[c].is_empty()) {
-                let count = holders[c].len();
-                if fewest.len() == SEARCH && count >= holders[fewest[SEARCH - 1]].len() {
-                    continue;
-                }
-                let at = fewest.partition_point(|&f| holders[f].len() <= count);
-                fewest.insert(at, c);
-                fewest.truncate(SEARCH);
-                if count == 1 && holders[fewest[0]].len() == 1 {
-                    let r = holders[c][0];
-                    if value(&rows, r, c).abs() > tiny * scale[c] {
-                        fewest = vec![c];
-                        break;
-                    }
-                }
-            }
-            let mut best: Option<(usize, usize, usize)> = None; // (cost, row, col)
-            for &c in &fewest {
-                let largest = holders[c]
-                    .iter()
-                    .map(|&r| value(&rows, r, c).abs())
-                    .fold(0.0, f64::max);
-                if largest <= tiny * scale[c] {
-                    continue;
-                }
-                for &r in &holders[c] {
-                    let a = value(&rows, r, c).abs();
-                    if a < THRESHOLD * largest {
-                        continue;
-                    }
-                    let cost = (rows[r].len() - 1) * (holders[c].len() - 1);
-                    if best.is_none_or(|(b, _, _)| cost < b) {
-                        best = Some((cost, r, c));
-                    }
-                }
-            }
-            if best.is_none() {
-                // The fewest-held columns are all too small: look at every column.
-                for c in (0..k).filter(|&c| !col_done[c]) {
-                    let largest = holders[c]
-                        .iter()
-                        .map(|&r| (r, value(&rows, r, c).abs()))
-                        .fold((usize::MAX, 0.0), |m, e| if e.1 > m.1 { e } else { m });
-                    if largest.1 > tiny * scale[c] {
-                        best = Some((0, largest.0, c));
-                        break;
-                    }
-                }
-            }
-            let Some((_, r, c)) = best else {
+        while steps.len() < k {
+            let Some((r, c)) = active.choose(tiny) else {
                 break;
             };
-            let pivot_row = std::mem::take(&mut rows[r]);
-            let pivot = pivot_row.iter().find(|e| e.0 == c).map_or(0.0, |e| e.1);
-            let upper: Vec<(usize, f64)> = pivot_row.iter().copied().filter(|e| e.0 != c).collect();
-            for &(j, _) in &pivot_row {
-                holders[j].retain(|&h| h != r);
-            }
-            let mut lower = Vec::new();
-            for i in std::mem::take(&mut holders[c]) {
-                let row = &mut rows[i];
-                let Some(pos) = row.iter().position(|e| e.0 == c) else {
-                    continue;
-                };
-                let l = row.swap_remove(pos).1 / pivot;
-                lower.push((i, l));
-                for (p, e) in row.iter().enumerate() {
-                    at[e.0] = p;
-                }
-                for &(j, u) in &upper {
-                    if at[j] != usize::MAX {
-                        row[at[j]].1 -= l * u;
-                    } else {
-                        row.push((j, -l * u));
-                        holders[j].push(i);
-                    }
-                }
-                for e in row.iter() {
-                    at[e.0] = usize::MAX;
-                }
-                // Entries that cancelled exactly leave the row.
-                for &(j, _) in row.iter().filter(|e| e.1 == 0.0) {
-                    holders[j].retain(|&h| h != i);
-                }
-                row.retain(|e| e.1 != 0.0);
-            }
-            col_done[c] = true;
-            row_done[r] = true;
-            steps.push(Step {
-                row: r,
-                col: c,
-                pivot,
-                lower,
-                upper,
-            });
+            steps.push(active.eliminate(r, c));
         }
         if steps.len() < k {
-            let cols_left = (0..k).filter(|&c| !col_done[c]);
-            let rows_left = (0..k).filter(|&r| !row_done[r]);
+            let cols_left = (0..k).filter(|&c| !active.col_done[c]);
+            let rows_left = (0..k).filter(|&r| !active.row_done[r]);
             return Err(cols_left.zip(rows_left).collect());
         }
         Ok(SparseLu { steps })
@@ -201,6 +89,157 @@ impl SparseLu {
             y[s.row] -= sum;
         }
         y
+    }
+}
+
+/// The part of the matrix not yet eliminated, kept by rows and, for each column, the rows
+/// holding it.
+struct Active {
+    k: usize,
+    rows: Vec<Vec<(usize, f64)>>,
+    /// Rows holding each column (kept exact: fill adds, elimination removes).
+    holders: Vec<Vec<usize>>,
+    /// Each column's largest entry at the start, at least 1.
+    scale: Vec<f64>,
+    col_done: Vec<bool>,
+    row_done: Vec<bool>,
+    /// Work space: where a column sits in the row being updated.
+    at: Vec<usize>,
+}
+
+impl Active {
+    fn new(k: usize, cols: &[Vec<(usize, f64)>]) -> Self {
+        let mut rows: Vec<Vec<(usize, f64)>> = vec![Vec::new(); k];
+        let mut holders: Vec<Vec<usize>> = vec![Vec::new(); k];
+        let mut scale = vec![1.0f64; k];
+        for (c, col) in cols.iter().enumerate() {
+            for &(r, a) in col {
+                if a != 0.0 {
+                    rows[r].push((c, a));
+                    holders[c].push(r);
+                    scale[c] = scale[c].max(a.abs());
+                }
+            }
+        }
+        Active {
+            k,
+            rows,
+            holders,
+            scale,
+            col_done: vec![false; k],
+            row_done: vec![false; k],
+            at: vec![usize::MAX; k],
+        }
+    }
+
+    fn value(&self, r: usize, c: usize) -> f64 {
+        self.rows[r].iter().find(|e| e.0 == c).map_or(0.0, |e| e.1)
+    }
+
+    /// The few columns held by the fewest rows, fewest first (a usable column singleton alone).
+    fn fewest_held(&self, tiny: f64) -> Vec<usize> {
+        let held = |c: usize| self.holders[c].len();
+        let mut fewest: Vec<usize> = Vec::with_capacity(SEARCH + 1);
+        for c in (0..self.k).filter(|&c| !self.col_done[c] && held(c) > 0) {
+            let count = held(c);
+            if fewest.len() == SEARCH && count >= held(fewest[SEARCH - 1]) {
+                continue;
+            }
+            let at = fewest.partition_point(|&f| held(f) <= count);
+            fewest.insert(at, c);
+            fewest.truncate(SEARCH);
+            if count == 1
+                && held(fewest[0]) == 1
+                && self.value(self.holders[c][0], c).abs() > tiny * self.scale[c]
+            {
+                return vec![c];
+            }
+        }
+        fewest
+    }
+
+    /// The next pivot (row, column): among the fewest-held columns, the entry within the
+    /// threshold of its column's largest with the least Markowitz cost (row count - 1) x
+    /// (column count - 1); failing that, any column's largest entry that is not too small.
+    fn choose(&self, tiny: f64) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize, usize)> = None; // (cost, row, col)
+        for c in self.fewest_held(tiny) {
+            let holders = &self.holders[c];
+            let largest = holders
+                .iter()
+                .map(|&r| self.value(r, c).abs())
+                .fold(0.0, f64::max);
+            if largest <= tiny * self.scale[c] {
+                continue;
+            }
+            for &r in holders {
+                if self.value(r, c).abs() < THRESHOLD * largest {
+                    continue;
+                }
+                let cost = (self.rows[r].len() - 1) * (holders.len() - 1);
+                if best.is_none_or(|(b, _, _)| cost < b) {
+                    best = Some((cost, r, c));
+                }
+            }
+        }
+        if let Some((_, r, c)) = best {
+            return Some((r, c));
+        }
+        (0..self.k).filter(|&c| !self.col_done[c]).find_map(|c| {
+            let (r, largest) = self.holders[c]
+                .iter()
+                .map(|&r| (r, self.value(r, c).abs()))
+                .fold((usize::MAX, 0.0), |m, e| if e.1 > m.1 { e } else { m });
+            (largest > tiny * self.scale[c]).then_some((r, c))
+        })
+    }
+
+    /// Eliminates column c below the pivot in row r: each other row holding c loses a multiple
+    /// of row r (fill joins it), and row r leaves as U's row.
+    fn eliminate(&mut self, r: usize, c: usize) -> Step {
+        let pivot_row = std::mem::take(&mut self.rows[r]);
+        let pivot = pivot_row.iter().find(|e| e.0 == c).map_or(0.0, |e| e.1);
+        let upper: Vec<(usize, f64)> = pivot_row.iter().copied().filter(|e| e.0 != c).collect();
+        for &(j, _) in &pivot_row {
+            self.holders[j].retain(|&h| h != r);
+        }
+        let mut lower = Vec::new();
+        for i in std::mem::take(&mut self.holders[c]) {
+            let row = &mut self.rows[i];
+            let Some(pos) = row.iter().position(|e| e.0 == c) else {
+                continue;
+            };
+            let l = row.swap_remove(pos).1 / pivot;
+            lower.push((i, l));
+            for (p, e) in row.iter().enumerate() {
+                self.at[e.0] = p;
+            }
+            for &(j, u) in &upper {
+                if self.at[j] != usize::MAX {
+                    row[self.at[j]].1 -= l * u;
+                } else {
+                    row.push((j, -l * u));
+                    self.holders[j].push(i);
+                }
+            }
+            for e in row.iter() {
+                self.at[e.0] = usize::MAX;
+            }
+            // Entries that cancelled exactly leave the row.
+            for &(j, _) in row.iter().filter(|e| e.1 == 0.0) {
+                self.holders[j].retain(|&h| h != i);
+            }
+            row.retain(|e| e.1 != 0.0);
+        }
+        self.col_done[c] = true;
+        self.row_done[r] = true;
+        Step {
+            row: r,
+            col: c,
+            pivot,
+            lower,
+            upper,
+        }
     }
 }
 
