@@ -209,6 +209,16 @@ impl Simplex {
         self.x[j]
     }
 
+    /// Each row's dual value at the current basis, y = B^-T c_B, so that a variable's reduced
+    /// cost is c_v - a_v^T y (a slack's column is -e_r: its reduced cost is y_r). At an optimum
+    /// of this minimisation, a row held at its upper bound has y_r <= 0 and one at its lower
+    /// bound y_r >= 0. For the study of oef-coop's grouped program, whose certificate splits
+    /// these duals over each group's members (examples/oef_grouped_study.rs).
+    pub fn row_duals(&self) -> Vec<f64> {
+        let cb: Vec<f64> = self.basic.iter().map(|&v| self.cost[v]).collect();
+        self.btran(&cb)
+    }
+
     /// c^T x over the structurals.
     pub fn objective(&self) -> f64 {
         (0..self.n).map(|j| self.cost[j] * self.x[j]).sum()
@@ -1069,5 +1079,94 @@ mod tests {
         s.add_row(&[(1, 1.0)], 1.5, f64::INFINITY);
         s.solve(100).unwrap();
         assert!((s.objective() + 4.5).abs() < 1e-12);
+    }
+
+    /// Duals by hand: min -x1 - x2 s.t. x1 + 2 x2 <= 4, 3 x1 + x2 <= 6, x >= 0 has its optimum
+    /// at (1.6, 1.2), both rows tight, and y solves A^T y = c: y = (-0.4, -0.2), b^T y = -2.8.
+    #[test]
+    fn row_duals_by_hand() {
+        let rows: Rows = vec![
+            (vec![(0, 1.0), (1, 2.0)], f64::NEG_INFINITY, 4.0),
+            (vec![(0, 3.0), (1, 1.0)], f64::NEG_INFINITY, 6.0),
+        ];
+        let mut s = Simplex::new(&[-1.0, -1.0], &[(0.0, f64::INFINITY); 2], &rows);
+        s.solve(100).unwrap();
+        let y = s.row_duals();
+        assert!(
+            (y[0] + 0.4).abs() < 1e-12 && (y[1] + 0.2).abs() < 1e-12,
+            "{y:?}"
+        );
+        assert!((s.objective() + 2.8).abs() < 1e-12);
+    }
+
+    /// At every optimum of random programs, the duals meet the optimality conditions written
+    /// out here: each nonbasic structural's reduced cost c_j - a_j^T y has the sign its bound
+    /// allows, each row with a nonzero dual is at the bound that sign says, and the two
+    /// objectives agree (c^T x = sum over rows of y_r times that bound, plus the reduced costs
+    /// of structurals at nonzero bounds times their values).
+    #[test]
+    fn row_duals_meet_the_optimality_conditions() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let mut checked = 0;
+        for case in 0..300 {
+            let (cost, bounds, rows) = random_program(&mut rng);
+            let mut s = Simplex::new(&cost, &bounds, &rows);
+            if s.solve(10_000).is_err() {
+                continue;
+            }
+            checked += 1;
+            let y = s.row_duals();
+            let tol = 1e-7;
+            let mut dual_objective = 0.0;
+            for (r, (terms, lo, hi)) in rows.iter().enumerate() {
+                let activity: f64 = terms.iter().map(|&(j, a)| a * s.value(j)).sum();
+                if y[r] > tol {
+                    assert!(
+                        (activity - lo).abs() < 1e-6,
+                        "case {case} row {r}: y > 0 off its lower bound"
+                    );
+                    dual_objective += y[r] * lo;
+                } else if y[r] < -tol {
+                    assert!(
+                        (activity - hi).abs() < 1e-6,
+                        "case {case} row {r}: y < 0 off its upper bound"
+                    );
+                    dual_objective += y[r] * hi;
+                }
+            }
+            for j in 0..cost.len() {
+                let d = cost[j]
+                    - rows
+                        .iter()
+                        .zip(&y)
+                        .map(|((terms, _, _), yr)| {
+                            terms
+                                .iter()
+                                .filter(|t| t.0 == j)
+                                .map(|t| t.1 * yr)
+                                .sum::<f64>()
+                        })
+                        .sum::<f64>();
+                let (x, (lo, hi)) = (s.value(j), bounds[j]);
+                if d > tol {
+                    assert!(
+                        (x - lo).abs() < 1e-6,
+                        "case {case} var {j}: d > 0 off its lower bound"
+                    );
+                } else if d < -tol {
+                    assert!(
+                        (x - hi).abs() < 1e-6,
+                        "case {case} var {j}: d < 0 off its upper bound"
+                    );
+                }
+                dual_objective += d * x;
+            }
+            assert!(
+                (dual_objective - s.objective()).abs() < 1e-6 * (1.0 + s.objective().abs()),
+                "case {case}: dual {dual_objective} against primal {}",
+                s.objective()
+            );
+        }
+        assert!(checked > 100, "only {checked} programs had an optimum");
     }
 }
