@@ -31,6 +31,9 @@ pub fn run(sizes: &[String]) -> Result<(), String> {
         "--release",
         "-p",
         "fairground-core",
+        // The engine as the CLI builds it (its static solve over groups is native, kept-basis).
+        "--features",
+        "kept-basis",
         "--example",
         "oef_vs_highs",
         "--",

@@ -28,8 +28,10 @@
 //!    program (minimise the artificials' sum: 0 means certified).
 //!
 //! Sharing incentive is left out of both: the full program without it is a relaxation, and the
-//! grouped optimum meets it (a full allocation without envy does). What the study leaves open
-//! is finding the groups without the full solve (docs/benchmarks-history.md, issue 67).
+//! grouped optimum meets it (a full allocation without envy does). The engine's solve over
+//! groups (`policies/oef_grouped.rs`) finds the groups itself and asks each group the Farkas
+//! alternative of this split (can its members move apart to gain?); this study measures the
+//! split itself, with the groups known.
 //!
 //! `cargo run --release -p fairground-core --features kept-basis --example oef_grouped_study -- TENANTS`
 

@@ -21,6 +21,8 @@ mod interior;
 mod isolated;
 mod nash_welfare;
 mod oef_coop;
+#[cfg(feature = "kept-basis")]
+mod oef_grouped;
 mod oef_noncoop;
 mod partial_allocation;
 mod twins;

@@ -110,6 +110,14 @@ impl Policy for OefCoop {
                 )
             })
         });
+        // Without a memory, a large uncapped program is first solved over groups of tenants
+        // with equal bundles and proved optimal (natively; `oef_grouped`'s docs).
+        #[cfg(feature = "kept-basis")]
+        if seed.is_none() {
+            if let Some(g) = super::oef_grouped::solve(inst)? {
+                return Ok(solution(inst, without_crumbs(inst, g)));
+            }
+        }
         let (rows, shares, start) = seed.unwrap_or_default();
         let seeded = solve_floored(
             inst,
