@@ -94,7 +94,17 @@ test('a long call stops at its time limit, and compare keeps what it finished', 
     };
     const attempt = (fn) => { try { fn(); return 'no error'; } catch (e) { return e.message; } };
     const settle = async (fn) => { try { await fn(); return 'no error'; } catch (e) { return e.message; } };
-    const entries = await f.compare(scenario, { seconds: 2 });
+    // The limit is four times what the first three policies' reports take on this machine now
+    // (at least 2 s): the test runs beside builds, where a report can take several times as
+    // long as on a quiet machine, and a fixed limit failed there once. These solves also warm
+    // the engine's code the compare runs.
+    const from = performance.now();
+    for (const policy of ['oef-coop', 'oef-noncoop', 'nash-welfare']) {
+      f.solve(scenario, { policy, seconds: 120 });
+    }
+    const firstThree = (performance.now() - from) / 1000;
+    const limit = Math.max(2, Math.ceil(4 * firstThree));
+    const entries = await f.compare(scenario, { seconds: limit });
     // gavel-hierarchical over 2,000 jobs takes seconds natively; fifo after it is not started.
     const sim = await f.simulate({
       cluster: 'v100=16,p100=16,k80=16',
@@ -103,13 +113,12 @@ test('a long call stops at its time limit, and compare keeps what it finished', 
     }, { seconds: 0.3 });
     return {
       water: attempt(() => f.solve(scenario, { policy: 'gavel-water-filling', seconds: 0.2 })),
-      quick: f.solve(scenario, { policy: 'oef-coop', seconds: 2 }).policy,
+      quick: f.solve(scenario, { policy: 'oef-coop', seconds: limit }).policy,
       zero: attempt(() => f.solve(scenario, { seconds: 0 })),
       text: attempt(() => f.solve(scenario, { seconds: '3' })),
       names: entries.map((e) => e.policy),
-      done: entries.filter((e) => !e.error).map((e) => e.policy),
-      stopped: entries.find((e) => e.policy === 'partial-allocation').error,
-      last: entries[entries.length - 1].error,
+      errors: entries.map((e) => e.error ?? null),
+      limit,
       sim: sim.map((e) => e.error),
       simOption: await settle(() => f.simulate({}, { probe: true })),
     };
@@ -120,12 +129,15 @@ test('a long call stops at its time limit, and compare keeps what it finished', 
   expect(out.quick).toBe('oef-coop');
   expect(out.zero).toBe('options.seconds: the time limit must be a positive number of seconds (got 0)');
   expect(out.text).toBe('options.seconds: invalid type: string "3", expected f64');
-  // Every policy has its entry, in the CLI's order; the three before partial-allocation finished.
+  // Every policy has its entry, in the CLI's order; the reports done within the limit (at
+  // least the first three) are kept, and every policy from the first one stopped on says so.
   expect(out.names.slice(0, 4)).toEqual(['oef-coop', 'oef-noncoop', 'nash-welfare', 'partial-allocation']);
   expect(out.names.length).toBe(17);
-  expect(out.done).toEqual(['oef-coop', 'oef-noncoop', 'nash-welfare']);
-  expect(out.stopped).toMatch(/^stopped at the time limit of 2 s, as this module runs on the page's thread/);
-  expect(out.last).toMatch(/^stopped at the time limit of 2 s/);
+  const done = out.errors.findIndex((e) => e !== null);
+  expect(done).toBeGreaterThanOrEqual(3);
+  expect(out.errors.slice(0, done).every((e) => e === null)).toBe(true);
+  const stopped = `stopped at the time limit of ${out.limit} s, as this module runs on the page's thread`;
+  for (const error of out.errors.slice(done)) expect(error).toContain(stopped);
   expect(out.sim[0]).toBe("gavel-hierarchical: stopped at the time limit of 0.3 s, as this module runs on " +
     "the page's thread: options.seconds sets a longer limit; the playground and the CLI have none");
   expect(out.sim[1]).toMatch(/^fifo: stopped at the time limit of 0.3 s/);
