@@ -579,6 +579,42 @@ mod tests {
         assert_eq!(proved, cases, "only {proved} of {cases} proved");
     }
 
+    /// At the size where the policy hands over (151 tenants and more, uncapped): oef-coop as
+    /// shipped answers through the groups (proved here), with the lazy program's efficiency to
+    /// 1e-9 relative, every GPU accounted for, and no envy (from the definitions, to 1e-6).
+    #[test]
+    fn oef_coop_from_151_tenants_answers_through_groups() {
+        let inst = random_scenario(GROUPED_FROM + 9, 4, 5, false)
+            .instance()
+            .unwrap();
+        assert!(solve(&inst).unwrap().is_some(), "the groups proved nothing");
+        let shipped = crate::policies::by_name("oef-coop")
+            .unwrap()
+            .solve(&inst)
+            .unwrap();
+        let lazy = most_efficient(&inst, Relaxation::NONE, EfRows::Lazy).unwrap();
+        let ours = shipped.allocation.efficiency(&inst);
+        assert!(
+            (ours - lazy.objective).abs() <= 1e-9 * lazy.objective,
+            "{ours} against the lazy program's {}",
+            lazy.objective
+        );
+        for j in 0..inst.types() {
+            let used: f64 = shipped.allocation.gpus.iter().map(|b| b[j]).sum();
+            assert!(used <= inst.count[j] * (1.0 + 1e-9), "type {j} overused");
+        }
+        let g = &shipped.allocation;
+        for i in 0..inst.tenants() {
+            let own = value(&inst, g, i, i);
+            for other in (0..inst.tenants()).filter(|&o| o != i) {
+                assert!(
+                    value(&inst, g, i, other) <= own * (1.0 + 1e-6),
+                    "{i} envies {other}"
+                );
+            }
+        }
+    }
+
     /// By hand: two tenants, two types of one GPU each, A = (1, 2) and B = (2, 1). Each takes
     /// the type it is faster on (nobody envies); the Nash-welfare groups are
     /// right from the start, so the first round proves them.
