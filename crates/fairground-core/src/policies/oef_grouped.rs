@@ -115,16 +115,32 @@ fn solve_any_size(inst: &Instance) -> Result<Option<Allocation>, OutOfTime> {
 }
 
 /// The Nash-welfare allocation's groups: the tenants holding one type (above 1e-6 of what they
-/// hold), by type, then each other tenant alone.
+/// hold), by type, then the others by their speedups (tenants with equal speedups together).
+///
+/// Why equal speedups may start together: such tenants get equal utility per unit of weight at
+/// any envy-free allocation, and giving each the weighted average of their bundles keeps the
+/// capacity, the efficiency and every envy row (an average is valued below the best of what it
+/// averages), so some optimum has them share a bundle. A vertex of the grouped program need not
+/// (half of 400 tenants alike: 13.6 s over groups that split them, against 5.1 s with them together).
 fn first_groups(inst: &Instance) -> Option<Vec<Vec<usize>>> {
     let (nash, _) = equilibrium(inst).ok()?;
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); inst.types()];
+    let mut alike: Vec<(usize, usize)> = Vec::new(); // (a member, its group)
     for (i, bundle) in nash.gpus.iter().enumerate() {
         let total: f64 = bundle.iter().sum();
         let mut held = (0..inst.types()).filter(|&j| bundle[j] > 1e-6 * total);
         match (held.next(), held.next()) {
             (Some(j), None) => groups[j].push(i),
-            _ => groups.push(vec![i]),
+            _ => match alike
+                .iter()
+                .find(|&&(k, _)| inst.speedup[k] == inst.speedup[i])
+            {
+                Some(&(_, g)) => groups[g].push(i),
+                None => {
+                    alike.push((i, groups.len()));
+                    groups.push(vec![i]);
+                }
+            },
         }
     }
     groups.retain(|g| !g.is_empty());
@@ -610,6 +626,53 @@ mod tests {
                 assert!(
                     value(&inst, g, i, other) <= own * (1.0 + 1e-6),
                     "{i} envies {other}"
+                );
+            }
+        }
+    }
+
+    /// Tenants with equal speedups start in one group (`first_groups`): half of 160 tenants alike,
+    /// and all of them alike with equal speeds on every type (which the groups proved nothing of
+    /// while each such tenant started alone). Both are proved, with the lazy program's
+    /// efficiency to 1e-9 relative and no envy from the definitions.
+    #[test]
+    fn tenants_alike_start_together_and_are_proved() {
+        for all_alike in [false, true] {
+            let mut scenario = random_scenario(160, 3, 9, false);
+            let first = scenario.tenants[0].throughput.clone();
+            for (i, t) in scenario.tenants.iter_mut().enumerate() {
+                if all_alike {
+                    t.throughput = vec![2.0; 3];
+                } else if i % 2 == 0 {
+                    t.throughput = first.clone();
+                }
+            }
+            let inst = scenario.instance().unwrap();
+            let groups = first_groups(&inst).unwrap();
+            let g = solve_any_size(&inst)
+                .unwrap()
+                .unwrap_or_else(|| panic!("all alike {all_alike}: not proved"));
+            let lazy = most_efficient(&inst, Relaxation::NONE, EfRows::Lazy).unwrap();
+            let ours = g.efficiency(&inst);
+            assert!(
+                (ours - lazy.objective).abs() <= 1e-9 * lazy.objective,
+                "all alike {all_alike}: {ours} against {}",
+                lazy.objective
+            );
+            for i in 0..inst.tenants() {
+                let own = value(&inst, &g, i, i);
+                for other in (0..inst.tenants()).filter(|&o| o != i) {
+                    assert!(
+                        value(&inst, &g, i, other) <= own * (1.0 + 1e-6),
+                        "{i} envies {other}"
+                    );
+                }
+            }
+            if all_alike {
+                assert!(
+                    groups.len() <= inst.types(),
+                    "{} first groups",
+                    groups.len()
                 );
             }
         }
