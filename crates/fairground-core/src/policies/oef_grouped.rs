@@ -63,10 +63,14 @@ const ROUNDS: usize = 40;
 const CERTIFIED: f64 = 1e-9;
 /// Pivots a grouped or local program may take in the engine's simplex.
 const PIVOTS: usize = 200_000;
-/// Pivots the local program gets in the engine's simplex before microlp solves it whole: some
-/// stall (degenerate), and microlp's whole program (about 0.1 s at 90 members) is cheaper than
-/// waiting (most settle in a few hundred pivots at 500 x 8).
+/// Pivots the local program gets in the engine's simplex before microlp solves it whole, at
+/// least; with [`LOCAL_PIVOTS_PER_VARIABLE`], its budget. The dual simplex from the slack basis needs about one pivot per
+/// variable that ends basic (a 200-member group of tenants alike, 1,207 variables: 2,028 pivots,
+/// and 5.3 s in microlp when the budget was a flat 2,000). Before `flip_boxed` some local
+/// programs stalled in the primal phase (50,000 pivots at 91 members), hence a bound at all.
 const LOCAL_PIVOTS: usize = 2_000;
+/// ... and this many per variable of the local program, if more.
+const LOCAL_PIVOTS_PER_VARIABLE: usize = 4;
 /// Members above which a group's local program is too large to solve whole (L(L-1) rows).
 const LOCAL_WHOLE: usize = 400;
 
@@ -121,7 +125,8 @@ fn solve_any_size(inst: &Instance) -> Result<Option<Allocation>, OutOfTime> {
 /// any envy-free allocation, and giving each the weighted average of their bundles keeps the
 /// capacity, the efficiency and every envy row (an average is valued below the best of what it
 /// averages), so some optimum has them share a bundle. A vertex of the grouped program need not
-/// (half of 400 tenants alike: 13.6 s over groups that split them, against 5.1 s with them together).
+/// (half of 400 x 6 alike: 13.6 s over groups that split them, 5.1 s with them together, 0.8 s
+/// with the local budget per variable; the lazy program 32 s).
 fn first_groups(inst: &Instance) -> Option<Vec<Vec<usize>>> {
     let (nash, _) = equilibrium(inst).ok()?;
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); inst.types()];
@@ -464,7 +469,10 @@ impl Local<'_> {
             lp.add_row(&no_envy(a, b), 0.0, f64::INFINITY);
         }
         let settled = loop {
-            if lp.solve(LOCAL_PIVOTS).is_err() {
+            if lp
+                .solve(LOCAL_PIVOTS.max(LOCAL_PIVOTS_PER_VARIABLE * cost.len()))
+                .is_err()
+            {
                 break false;
             }
             let value = |a: usize, b: usize| -> f64 {
