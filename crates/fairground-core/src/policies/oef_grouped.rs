@@ -553,10 +553,35 @@ mod tests {
         u / inst.weight[k]
     }
 
+    /// `g` is an optimum of the full program, checked without this module: its efficiency is
+    /// the lazy program's (microlp, every row it needs) to 1e-9 relative, it uses no more GPUs
+    /// than there are, and nobody envies anybody (from the definitions, to the checker's 1e-6).
+    fn assert_optimal(inst: &Instance, g: &Allocation, what: &str) {
+        let lazy = most_efficient(inst, Relaxation::NONE, EfRows::Lazy).unwrap();
+        let ours = g.efficiency(inst);
+        assert!(
+            (ours - lazy.objective).abs() <= 1e-9 * lazy.objective,
+            "{what}: {ours} against the lazy program's {}",
+            lazy.objective
+        );
+        for j in 0..inst.types() {
+            let used: f64 = g.gpus.iter().map(|b| b[j]).sum();
+            assert!(
+                used <= inst.count[j] * (1.0 + 1e-9),
+                "{what}: type {j} overused"
+            );
+        }
+        for i in 0..inst.tenants() {
+            let own = value(inst, g, i, i);
+            for other in (0..inst.tenants()).filter(|&o| o != i) {
+                let theirs = value(inst, g, i, other);
+                assert!(theirs <= own * (1.0 + 1e-6), "{what}: {i} envies {other}");
+            }
+        }
+    }
+
     /// Random uncapped scenarios with random weights: the grouped solve proves an answer for each,
-    /// its efficiency is the lazy program's (microlp, every row it needs) to 1e-9 relative, it
-    /// uses no more GPUs than there are, and nobody envies anybody (checked here from the
-    /// definitions, to the checker's 1e-6).
+    /// and it is optimal ([`assert_optimal`]).
     #[test]
     fn the_proved_answer_is_the_lazy_programs_optimum() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
@@ -573,30 +598,7 @@ mod tests {
                 continue;
             };
             proved += 1;
-            let lazy = most_efficient(&inst, Relaxation::NONE, EfRows::Lazy).unwrap();
-            let ours = g.efficiency(&inst);
-            assert!(
-                (ours - lazy.objective).abs() <= 1e-9 * lazy.objective,
-                "case {case} ({n} x {k}): {ours} against the lazy program's {}",
-                lazy.objective
-            );
-            for j in 0..k {
-                let used: f64 = g.gpus.iter().map(|b| b[j]).sum();
-                assert!(
-                    used <= inst.count[j] * (1.0 + 1e-9),
-                    "case {case}: type {j} overused"
-                );
-            }
-            for i in 0..n {
-                let own = value(&inst, &g, i, i);
-                for other in (0..n).filter(|&o| o != i) {
-                    let theirs = value(&inst, &g, i, other);
-                    assert!(
-                        theirs <= own * (1.0 + 1e-6),
-                        "case {case}: {i} envies {other}"
-                    );
-                }
-            }
+            assert_optimal(&inst, &g, &format!("case {case} ({n} x {k})"));
         }
         // All 24 are proved today; one left to the lazy program would say the refinement lost
         // its way (the answer would still be right, only slower).
@@ -604,8 +606,7 @@ mod tests {
     }
 
     /// At the size where the policy hands over (151 tenants and more, uncapped): oef-coop as
-    /// shipped answers through the groups (proved here), with the lazy program's efficiency to
-    /// 1e-9 relative, every GPU accounted for, and no envy (from the definitions, to 1e-6).
+    /// shipped answers through the groups (proved here), optimally ([`assert_optimal`]).
     #[test]
     fn oef_coop_from_151_tenants_answers_through_groups() {
         let inst = random_scenario(GROUPED_FROM + 9, 4, 5, false)
@@ -616,33 +617,12 @@ mod tests {
             .unwrap()
             .solve(&inst)
             .unwrap();
-        let lazy = most_efficient(&inst, Relaxation::NONE, EfRows::Lazy).unwrap();
-        let ours = shipped.allocation.efficiency(&inst);
-        assert!(
-            (ours - lazy.objective).abs() <= 1e-9 * lazy.objective,
-            "{ours} against the lazy program's {}",
-            lazy.objective
-        );
-        for j in 0..inst.types() {
-            let used: f64 = shipped.allocation.gpus.iter().map(|b| b[j]).sum();
-            assert!(used <= inst.count[j] * (1.0 + 1e-9), "type {j} overused");
-        }
-        let g = &shipped.allocation;
-        for i in 0..inst.tenants() {
-            let own = value(&inst, g, i, i);
-            for other in (0..inst.tenants()).filter(|&o| o != i) {
-                assert!(
-                    value(&inst, g, i, other) <= own * (1.0 + 1e-6),
-                    "{i} envies {other}"
-                );
-            }
-        }
+        assert_optimal(&inst, &shipped.allocation, "oef-coop at 160 x 4");
     }
 
     /// Tenants with equal speedups start in one group (`first_groups`): half of 160 tenants alike,
     /// and all of them alike with equal speeds on every type (which the groups proved nothing of
-    /// while each such tenant started alone). Both are proved, with the lazy program's
-    /// efficiency to 1e-9 relative and no envy from the definitions.
+    /// while each such tenant started alone). Both are proved and optimal ([`assert_optimal`]).
     #[test]
     fn tenants_alike_start_together_and_are_proved() {
         for all_alike in [false, true] {
@@ -660,22 +640,7 @@ mod tests {
             let g = solve_any_size(&inst)
                 .unwrap()
                 .unwrap_or_else(|| panic!("all alike {all_alike}: not proved"));
-            let lazy = most_efficient(&inst, Relaxation::NONE, EfRows::Lazy).unwrap();
-            let ours = g.efficiency(&inst);
-            assert!(
-                (ours - lazy.objective).abs() <= 1e-9 * lazy.objective,
-                "all alike {all_alike}: {ours} against {}",
-                lazy.objective
-            );
-            for i in 0..inst.tenants() {
-                let own = value(&inst, &g, i, i);
-                for other in (0..inst.tenants()).filter(|&o| o != i) {
-                    assert!(
-                        value(&inst, &g, i, other) <= own * (1.0 + 1e-6),
-                        "{i} envies {other}"
-                    );
-                }
-            }
+            assert_optimal(&inst, &g, &format!("all alike {all_alike}"));
             if all_alike {
                 assert!(
                     groups.len() <= inst.types(),
