@@ -33,7 +33,8 @@
 //! Above 0 its members move apart: they are split by equal z_k (members with the same move stay
 //! together), groups left holding equal bundles are merged, and the grouped program is solved
 //! again. The first groups are the Nash-welfare allocation's: the tenants holding one type,
-//! by type, and the others alone (its single-type groups are nearly oef-coop's).
+//! by type, and the others by their speedups, tenants alike together (its single-type groups
+//! are nearly oef-coop's).
 //!
 //! Rounds start from the last one's rows: the grouped program gets, up front, each envy row that
 //! was tight at the last grouped optimum (towards the group now holding a member of the group
@@ -64,10 +65,11 @@ const CERTIFIED: f64 = 1e-9;
 /// Pivots a grouped or local program may take in the engine's simplex.
 const PIVOTS: usize = 200_000;
 /// Pivots the local program gets in the engine's simplex before microlp solves it whole, at
-/// least; with [`LOCAL_PIVOTS_PER_VARIABLE`], its budget. The dual simplex from the slack basis needs about one pivot per
-/// variable that ends basic (a 200-member group of tenants alike, 1,207 variables: 2,028 pivots,
-/// and 5.3 s in microlp when the budget was a flat 2,000). Before `flip_boxed` some local
-/// programs stalled in the primal phase (50,000 pivots at 91 members), hence a bound at all.
+/// least; with [`LOCAL_PIVOTS_PER_VARIABLE`], its budget. The dual simplex from the slack basis
+/// needs about one pivot per variable that ends basic (a 200-member group of tenants alike,
+/// 1,207 variables: 2,028 pivots, and 5.3 s in microlp when the budget was a flat 2,000).
+/// Before `flip_boxed` some local programs stalled in the primal phase (50,000 pivots at 91
+/// members), hence a bound at all.
 const LOCAL_PIVOTS: usize = 2_000;
 /// ... and this many per variable of the local program, if more.
 const LOCAL_PIVOTS_PER_VARIABLE: usize = 4;
@@ -339,8 +341,8 @@ fn split_uncertified(
     }
     // The groups' local programs are independent: on every core natively.
     crate::deadline::check()?;
+    let last_tight: &[Vec<usize>] = tight;
     let locals = crate::parallel::map_indices(groups.len(), |h| {
-        let tight: &[Vec<usize>] = tight;
         Local {
             inst,
             members: &groups[h],
@@ -348,7 +350,7 @@ fn split_uncertified(
             p: &grouped.p,
             outgoing: &outgoing,
             senders: &senders[h],
-            tight,
+            tight: last_tight,
         }
         .solve()
     });
