@@ -22,10 +22,11 @@
 //!   added later as bordering rows, until the next refactorisation. oef-coop's rows touch two
 //!   tenants each, so the factors stay sparse: a dense LU cost k^2 per solve and made the
 //!   static program at 500 tenants (a core of about 590) six times slower than microlp.
-//! - A basis that is not dual feasible has its costs shifted until it is; the dual simplex then
-//!   restores primal feasibility (the row leaving is the largest infeasibility squared over its
-//!   dual Devex weight; Harris's two-pass ratio test), the shifts are removed, and the primal
-//!   simplex restores dual feasibility.
+//! - A basis that is not dual feasible has its costs shifted until it is (or, asked with
+//!   [`Simplex::flip_boxed`], its variables with two finite bounds moved to the other one); the
+//!   dual simplex then restores primal feasibility (the row leaving is the largest infeasibility
+//!   squared over its dual Devex weight; Harris's two-pass ratio test), the shifts are removed,
+//!   and the primal simplex restores dual feasibility.
 //! - A singular basis given by the caller is repaired: dependent columns leave for the slacks of
 //!   the rows they leave uncovered.
 //!
