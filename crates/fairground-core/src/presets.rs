@@ -1,5 +1,7 @@
 //! Built-in scenarios: the playground opens on [`default_scenario`].
 
+pub mod corpus;
+
 use crate::{GpuType, Normalization, Scenario, Tenant};
 
 /// Gavel's measured throughputs (steps/s, one GPU, job alone) on K80 / P100 / V100 for a handful

@@ -45,6 +45,8 @@ pub const FEASIBILITY: f64 = 1e-9;
 const OPTIMALITY: f64 = 1e-9;
 /// Pivot elements below this are not taken.
 const PIVOT: f64 = 1e-9;
+/// Primal pivots in a row that move nothing before the primal simplex takes Bland's rule.
+const DEGENERATE_RUN: usize = 100;
 /// Pivots kept as etas (and rows as borders) before the basis is factorised again.
 const REFACTOR_EVERY: usize = 48;
 
@@ -692,6 +694,20 @@ impl Simplex {
         worst.map(|(v, up, _)| (v, up))
     }
 
+    /// The first dual infeasible nonbasic variable by index, and whether it should rise
+    /// (Bland's entering rule).
+    fn first_dual_infeasibility(&self) -> Option<(usize, bool)> {
+        (0..self.vars()).find_map(|v| {
+            let (amount, up) = match self.status[v] {
+                Status::Basic => return None,
+                _ if self.lo[v] == self.hi[v] => return None,
+                Status::Lower => (-self.d[v], true),
+                Status::Upper => (self.d[v], false),
+            };
+            (amount > OPTIMALITY).then_some((v, up))
+        })
+    }
+
     /// Shifts the cost of every dual infeasible nonbasic variable so that it is not (with
     /// [`Simplex::flip_boxed`], one with two finite bounds moves to its other bound instead).
     fn shift_costs(&mut self) {
@@ -817,10 +833,26 @@ impl Simplex {
     }
 
     /// Primal simplex: from a primal feasible basis to an optimal one.
+    ///
+    /// After [`DEGENERATE_RUN`] pivots in a row that move nothing, it takes Bland's rule (the
+    /// first variable by index enters, the first by index among the tied rows leaves) until a
+    /// step moves again: the largest-infeasibility choice cycles on degenerate vertices (issue
+    /// 77: oef-coop's grouped program at 400 x 8 went round one cycle of 35,000 pivots until the
+    /// pivot limit), and Bland's rule cannot.
     fn primal(&mut self, limit: usize) -> Result<(), SimplexError> {
         // Bound flips change no basis, so they count against the limit apart from pivots.
         let mut flips = 0;
-        while let Some((q, up)) = self.dual_infeasibility() {
+        let mut degenerate = 0;
+        loop {
+            let bland = degenerate >= DEGENERATE_RUN;
+            let entering = if bland {
+                self.first_dual_infeasibility()
+            } else {
+                self.dual_infeasibility()
+            };
+            let Some((q, up)) = entering else {
+                break;
+            };
             if self.pivots + flips >= limit {
                 return Err(SimplexError::Numerical("pivot limit"));
             }
@@ -846,11 +878,25 @@ impl Simplex {
             if !bound.is_finite() {
                 return Err(SimplexError::Unbounded);
             }
+            if bland {
+                // The exact ratio test: the smallest step, and the first variable that ties.
+                bound = self.hi[q] - self.lo[q];
+                for (i, &v) in self.basic.iter().enumerate() {
+                    if let Some(t) = room(i, v, 0.0) {
+                        bound = bound.min(t.max(0.0));
+                    }
+                }
+            }
             let mut leave: Option<(usize, f64)> = None;
             for (i, &v) in self.basic.iter().enumerate() {
-                if room(i, v, 0.0).is_some_and(|t| t <= bound)
-                    && leave.is_none_or(|(_, a)| w[i].abs() > a)
-                {
+                let better = |(p, a): (usize, f64)| {
+                    if bland {
+                        v < self.basic[p]
+                    } else {
+                        w[i].abs() > a
+                    }
+                };
+                if room(i, v, 0.0).is_some_and(|t| t <= bound) && leave.is_none_or(better) {
                     leave = Some((i, w[i].abs()));
                 }
             }
@@ -863,6 +909,7 @@ impl Simplex {
                 self.x[q] += dir * span;
                 self.status[q] = if up { Status::Upper } else { Status::Lower };
                 flips += 1;
+                degenerate = 0;
                 continue;
             };
             let leave = self.basic[p];
@@ -873,6 +920,12 @@ impl Simplex {
                 self.lo[leave]
             };
             let t = ((target - self.x[leave]) / (-dir * w[p])).max(0.0);
+            // A step that moves the objective by less than this is degenerate.
+            degenerate = if t * self.d[q].abs() > 1e-11 {
+                0
+            } else {
+                degenerate + 1
+            };
             for (i, &v) in self.basic.iter().enumerate() {
                 self.x[v] -= dir * t * w[i];
             }

@@ -111,13 +111,20 @@ impl Policy for OefCoop {
             })
         });
         // Without a memory, a large uncapped program is first solved over groups of tenants
-        // with equal bundles and proved optimal (natively; `oef_grouped`'s docs).
+        // with equal bundles and proved optimal (natively; `oef_grouped`'s docs). When that
+        // spends its work budget, the lazy program starts from the rows it learned.
         #[cfg(feature = "kept-basis")]
-        if seed.is_none() {
-            if let Some(g) = super::oef_grouped::solve(inst)? {
-                return Ok(solution(inst, without_crumbs(inst, g)));
-            }
-        }
+        let seed = match seed {
+            None => match super::oef_grouped::solve(inst)? {
+                super::oef_grouped::GroupedAnswer::Proved(g) => {
+                    return Ok(solution(inst, without_crumbs(inst, g)));
+                }
+                super::oef_grouped::GroupedAnswer::HandOver(rows) => {
+                    Some((rows, None, None)).filter(|(rows, _, _)| !rows.is_empty())
+                }
+            },
+            seed => seed,
+        };
         let (rows, shares, start) = seed.unwrap_or_default();
         let seeded = solve_floored(
             inst,

@@ -73,51 +73,135 @@ const PIVOTS: usize = 200_000;
 const LOCAL_PIVOTS: usize = 2_000;
 /// ... and this many per variable of the local program, if more.
 const LOCAL_PIVOTS_PER_VARIABLE: usize = 4;
-/// Members above which a group's local program is too large to solve whole (L(L-1) rows).
-const LOCAL_WHOLE: usize = 400;
+/// Members above which a group's local program is too large to solve whole (L(L-1) rows; at
+/// 400 members, 159,600 rows, which microlp takes minutes over).
+const LOCAL_WHOLE: usize = 100;
 
-/// The optimum of oef-coop's program for `inst`, when it is in this module's reach and proved
-/// (module docs); `Ok(None)` sends the caller to the lazy program.
-pub(super) fn solve(inst: &Instance) -> Result<Option<Allocation>, OutOfTime> {
-    if inst.tenants() < GROUPED_FROM {
-        return Ok(None);
-    }
-    solve_any_size(inst)
+/// What the grouped path ends with.
+pub(super) enum GroupedAnswer {
+    /// oef-coop's optimum, proved.
+    Proved(Allocation),
+    /// Nothing proved: out of this module's reach (caps, fewer tenants than [`GROUPED_FROM`]),
+    /// or its work budget spent. The lazy program answers, starting from these envy rows
+    /// (envier, envied), the ones tight at the last grouped optimum, each towards one member
+    /// of the group envied.
+    HandOver(Vec<(usize, usize)>),
 }
 
-/// [`solve`] at any number of tenants.
-fn solve_any_size(inst: &Instance) -> Result<Option<Allocation>, OutOfTime> {
+/// The optimum of oef-coop's program for `inst`, when it is in this module's reach and proved
+/// within its work budget (module docs); else the rows for the lazy program to start from.
+pub(super) fn solve(inst: &Instance) -> Result<GroupedAnswer, OutOfTime> {
+    if inst.tenants() < GROUPED_FROM {
+        return Ok(GroupedAnswer::HandOver(Vec::new()));
+    }
+    solve_any_size(inst, &mut Work::for_instance(inst))
+}
+
+/// Pivots (and microlp rows) the grouped path may spend, per variable of the full program
+/// (tenants x types), before it hands over to the lazy program: the work is counted, never
+/// timed, so the same input takes the same path on every machine and thread count.
+const WORK_PER_VARIABLE: usize = 40;
+
+/// The grouped path's counted work (module docs, "What bounds the work").
+#[derive(Debug, Clone)]
+struct Work {
+    /// Pivots (and microlp rows) left.
+    left: usize,
+    /// Spent so far, for the tests and the benchmark.
+    spent: usize,
+}
+
+impl Work {
+    fn for_instance(inst: &Instance) -> Work {
+        Work::of(WORK_PER_VARIABLE * inst.tenants() * inst.types())
+    }
+
+    fn of(budget: usize) -> Work {
+        Work {
+            left: budget,
+            spent: 0,
+        }
+    }
+
+    /// Charges `amount`; false once the budget is spent.
+    fn charge(&mut self, amount: usize) -> bool {
+        self.spent += amount;
+        match self.left.checked_sub(amount) {
+            Some(left) => {
+                self.left = left;
+                true
+            }
+            None => {
+                self.left = 0;
+                false
+            }
+        }
+    }
+}
+
+/// [`solve`] at any number of tenants, within `work`.
+fn solve_any_size(inst: &Instance, work: &mut Work) -> Result<GroupedAnswer, OutOfTime> {
+    let nothing = || Ok(GroupedAnswer::HandOver(Vec::new()));
     if inst.cap.iter().any(Option::is_some) {
-        return Ok(None);
+        return nothing();
     }
     let Some(mut groups) = first_groups(inst) else {
-        return Ok(None);
+        return nothing();
     };
     let mut tight = vec![Vec::new(); inst.tenants()];
     let mut envied = vec![Vec::new(); inst.tenants()];
+    // The partitions merged into so far: merging into one again would undo a split and loop
+    // (issue 77: 58 groups merged to 57 and split back to 58, forty times over).
+    let mut merged_into: Vec<Vec<Vec<usize>>> = Vec::new();
+    let hand_over = |envied: &[Vec<usize>]| {
+        let rows = envied
+            .iter()
+            .enumerate()
+            .flat_map(|(i, reps)| reps.iter().map(move |&k| (i, k)))
+            .collect();
+        Ok(GroupedAnswer::HandOver(rows))
+    };
     for _ in 0..ROUNDS {
         crate::deadline::check()?;
-        let Some(mut grouped) = Grouped::solve(inst, &groups, &mut envied)? else {
-            return Ok(None);
+        let Some(mut grouped) = Grouped::solve(inst, &groups, &mut envied, work)? else {
+            return hand_over(&envied);
         };
         let merged = merge_equal(&groups, &grouped.y);
         if merged.len() < groups.len() {
-            groups = merged;
-            let Some(again) = Grouped::solve(inst, &groups, &mut envied)? else {
-                return Ok(None);
-            };
-            grouped = again;
+            let key = canonical(&merged);
+            if !merged_into.contains(&key) {
+                merged_into.push(key);
+                groups = merged;
+                let Some(again) = Grouped::solve(inst, &groups, &mut envied, work)? else {
+                    return hand_over(&envied);
+                };
+                grouped = again;
+            }
         }
-        let Some(split) = split_uncertified(inst, &groups, &grouped, &mut tight)? else {
-            return Ok(None);
+        let Some(split) = split_uncertified(inst, &groups, &grouped, &mut tight, work)? else {
+            return hand_over(&envied);
         };
         match split {
-            None => return Ok(Some(grouped.allocation(inst, &groups))),
+            None => return Ok(GroupedAnswer::Proved(grouped.allocation(inst, &groups))),
             Some(next) if next.len() > groups.len() => groups = next,
-            Some(_) => return Ok(None),
+            Some(_) => return hand_over(&envied),
         }
     }
-    Ok(None)
+    hand_over(&envied)
+}
+
+/// A partition in one spelling: members ascending in each group, groups by their first member.
+fn canonical(groups: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut out: Vec<Vec<usize>> = groups
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            g.sort_unstable();
+            g
+        })
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// The Nash-welfare allocation's groups: the tenants holding one type (above 1e-6 of what they
@@ -197,6 +281,7 @@ impl Grouped {
         inst: &Instance,
         groups: &[Vec<usize>],
         envied: &mut [Vec<usize>],
+        work: &mut Work,
     ) -> Result<Option<Grouped>, OutOfTime> {
         let (n, types, m) = (inst.tenants(), inst.types(), groups.len());
         let (w, s) = (&inst.weight, &inst.speedup);
@@ -254,7 +339,9 @@ impl Grouped {
         let threshold = TOLERANCE * LP_MARGIN;
         loop {
             crate::deadline::check()?;
-            if lp.solve(PIVOTS).is_err() {
+            let before = lp.pivots;
+            let solved = lp.solve(PIVOTS.min(work.left));
+            if !work.charge(lp.pivots - before) || solved.is_err() {
                 return Ok(None);
             }
             let value = |i: usize, g: usize| -> f64 {
@@ -323,13 +410,16 @@ impl Grouped {
 
 /// Every group's local program (module docs): `Some(None)` when each is certified, else
 /// `Some(Some(groups))` with the uncertified ones split by their members' moves; None when a
-/// local program could not be solved.
+/// local program could not be solved, or the round spent the work left. Each local program may
+/// spend all the work left when the round starts (they run in parallel; the same limit for
+/// each keeps the path the same on any number of threads), and the round is charged their sum.
 #[allow(clippy::type_complexity)]
 fn split_uncertified(
     inst: &Instance,
     groups: &[Vec<usize>],
     grouped: &Grouped,
     tight: &mut [Vec<usize>],
+    work: &mut Work,
 ) -> Result<Option<Option<Vec<Vec<usize>>>>, OutOfTime> {
     let mut outgoing = vec![0.0; inst.tenants()];
     let mut senders: Vec<Vec<(usize, f64)>> = vec![Vec::new(); groups.len()];
@@ -351,12 +441,16 @@ fn split_uncertified(
             outgoing: &outgoing,
             senders: &senders[h],
             tight: last_tight,
+            limit: work.left,
         }
         .solve()
     });
+    if !work.charge(locals.iter().map(|(spent, _)| spent).sum()) {
+        return Ok(None);
+    }
     let mut next = Vec::new();
     let mut all_certified = true;
-    for (members, local) in groups.iter().zip(locals) {
+    for (members, (_, local)) in groups.iter().zip(locals) {
         let Some((gain, moves, ends)) = local else {
             return Ok(None);
         };
@@ -399,14 +493,18 @@ struct Local<'a> {
     /// these are most of the rows the next program needs (a round's local programs took 0.5 to
     /// 1.2 s at 1,000 x 8 adding them as they were broken, and 0.07 s from them).
     tight: &'a [Vec<usize>],
+    /// The most work (pivots, or rows for microlp) it may spend.
+    limit: usize,
 }
 
 impl Local<'_> {
-    /// The largest gain relative to the program's coefficients, and each member's move; first by
-    /// the engine's simplex with the no-envy rows added as they are broken, then, should it not
-    /// settle, by microlp with every row. None if neither answers.
+    /// The work it spent (pivots, and rows for microlp), and the largest gain relative to the
+    /// program's coefficients, each member's move, and the no-envy rows tight at the optimum;
+    /// first by the engine's simplex with the no-envy rows added as they are broken, then,
+    /// should it not settle and every row fit in the work left, by microlp with every row.
+    /// None if neither answers within [`Local::limit`].
     #[allow(clippy::type_complexity)]
-    fn solve(&self) -> Option<(f64, Vec<Vec<f64>>, Vec<Vec<usize>>)> {
+    fn solve(&self) -> (usize, Option<(f64, Vec<Vec<f64>>, Vec<Vec<usize>>)>) {
         let (inst, types, l) = (self.inst, self.inst.types(), self.members.len());
         let (w, s) = (&inst.weight, &inst.speedup);
         let z = |a: usize, j: usize| a * types + j;
@@ -428,7 +526,10 @@ impl Local<'_> {
             bounds.push((-most, most));
         }
         if !(scale > 0.0 && scale.is_finite()) {
-            return Some((0.0, vec![vec![0.0; types]; l], vec![Vec::new(); l]));
+            return (
+                0,
+                Some((0.0, vec![vec![0.0; types]; l], vec![Vec::new(); l])),
+            );
         }
         let mut rows: Vec<crate::simplex::Row> = Vec::new();
         for (c, &(t, _)) in self.senders.iter().enumerate() {
@@ -470,11 +571,11 @@ impl Local<'_> {
         for &(a, b) in &order {
             lp.add_row(&no_envy(a, b), 0.0, f64::INFINITY);
         }
+        let pivots = LOCAL_PIVOTS
+            .max(LOCAL_PIVOTS_PER_VARIABLE * cost.len())
+            .min(self.limit);
         let settled = loop {
-            if lp
-                .solve(LOCAL_PIVOTS.max(LOCAL_PIVOTS_PER_VARIABLE * cost.len()))
-                .is_err()
-            {
+            if lp.solve(pivots.saturating_sub(lp.pivots)).is_err() {
                 break false;
             }
             let value = |a: usize, b: usize| -> f64 {
@@ -511,11 +612,13 @@ impl Local<'_> {
                     tight[a].push(self.members[b]);
                 }
             }
-            return Some((-lp.objective() / scale, moves, tight));
+            return (lp.pivots, Some((-lp.objective() / scale, moves, tight)));
         }
-        if l > LOCAL_WHOLE {
-            return None;
+        let whole_rows = l * (l - 1) + rows.len();
+        if l > LOCAL_WHOLE || lp.pivots + whole_rows > self.limit {
+            return (lp.pivots, None);
         }
+        let spent = lp.pivots + whole_rows;
         let mut whole = Lp::minimize();
         let vars: Vec<_> = cost
             .iter()
@@ -532,11 +635,16 @@ impl Local<'_> {
                 whole.ge(terms(no_envy(a, b)), 0.0);
             }
         }
-        let sol = whole.solve().ok()?;
+        let Ok(sol) = whole.solve() else {
+            return (spent, None);
+        };
         let moves = (0..l)
             .map(|a| (0..types).map(|j| sol.value(vars[z(a, j)])).collect())
             .collect();
-        Some((-sol.objective() / scale, moves, vec![Vec::new(); l]))
+        (
+            spent,
+            Some((-sol.objective() / scale, moves, vec![Vec::new(); l])),
+        )
     }
 }
 
@@ -546,6 +654,14 @@ mod tests {
     use crate::policies::{most_efficient, EfRows, Relaxation};
     use crate::presets::random_scenario;
     use rand::{Rng, SeedableRng};
+
+    /// The grouped path's answer at any size with its budget, when proved.
+    fn proved_by_groups(inst: &Instance) -> Option<Allocation> {
+        match solve_any_size(inst, &mut Work::for_instance(inst)).unwrap() {
+            GroupedAnswer::Proved(g) => Some(g),
+            GroupedAnswer::HandOver(_) => None,
+        }
+    }
 
     /// Each tenant's utility per unit of weight of tenant k's bundle, from the definition.
     fn value(inst: &Instance, g: &Allocation, i: usize, k: usize) -> f64 {
@@ -596,7 +712,7 @@ mod tests {
                 t.weight = rng.random_range(0.5..3.0);
             }
             let inst = scenario.instance().unwrap();
-            let Some(g) = solve_any_size(&inst).unwrap() else {
+            let Some(g) = proved_by_groups(&inst) else {
                 continue;
             };
             proved += 1;
@@ -614,7 +730,10 @@ mod tests {
         let inst = random_scenario(GROUPED_FROM + 9, 4, 5, false)
             .instance()
             .unwrap();
-        assert!(solve(&inst).unwrap().is_some(), "the groups proved nothing");
+        assert!(
+            matches!(solve(&inst).unwrap(), GroupedAnswer::Proved(_)),
+            "the groups proved nothing"
+        );
         let shipped = crate::policies::by_name("oef-coop")
             .unwrap()
             .solve(&inst)
@@ -639,8 +758,7 @@ mod tests {
             }
             let inst = scenario.instance().unwrap();
             let groups = first_groups(&inst).unwrap();
-            let g = solve_any_size(&inst)
-                .unwrap()
+            let g = proved_by_groups(&inst)
                 .unwrap_or_else(|| panic!("all alike {all_alike}: not proved"));
             assert_optimal(&inst, &g, &format!("all alike {all_alike}"));
             if all_alike {
@@ -668,7 +786,7 @@ mod tests {
             ty.count = 1;
         }
         let inst = scenario.instance().unwrap();
-        let g = solve_any_size(&inst).unwrap().expect("proved");
+        let g = proved_by_groups(&inst).expect("proved");
         let want = [[0.0, 1.0], [1.0, 0.0]];
         for (got, want) in g.gpus.iter().zip(want) {
             for (a, b) in got.iter().zip(want) {
@@ -684,12 +802,13 @@ mod tests {
         let inst = random_scenario(12, 3, 7, false).instance().unwrap();
         let everybody = vec![(0..inst.tenants()).collect::<Vec<_>>()];
         let mut none = vec![Vec::new(); inst.tenants()];
-        let grouped = Grouped::solve(&inst, &everybody, &mut none.clone())
+        let mut work = Work::of(usize::MAX);
+        let grouped = Grouped::solve(&inst, &everybody, &mut none.clone(), &mut work)
             .unwrap()
             .expect("solved");
         let lazy = most_efficient(&inst, Relaxation::NONE, EfRows::Lazy).unwrap();
         assert!(grouped.allocation(&inst, &everybody).efficiency(&inst) < lazy.objective * 0.999);
-        match split_uncertified(&inst, &everybody, &grouped, &mut none).unwrap() {
+        match split_uncertified(&inst, &everybody, &grouped, &mut none, &mut work).unwrap() {
             Some(Some(next)) => assert!(next.len() > 1, "not split"),
             other => panic!("certified or unsolved: {other:?}"),
         }
