@@ -140,6 +140,9 @@ pub struct Simplex {
     /// Whether a dual infeasible variable with two finite bounds moves to its other bound
     /// rather than having its cost shifted ([`Simplex::flip_boxed`]).
     flip_boxed: bool,
+    /// Degenerate primal pivots in a row before Bland's rule ([`DEGENERATE_RUN`]; the tests
+    /// take it from the first pivot).
+    bland_after: usize,
 }
 
 impl Simplex {
@@ -166,6 +169,7 @@ impl Simplex {
             devex: Vec::new(),
             pivots: 0,
             flip_boxed: false,
+            bland_after: DEGENERATE_RUN,
         };
         for (terms, lo, hi) in rows {
             s.push_row(terms, *lo, *hi);
@@ -844,7 +848,7 @@ impl Simplex {
         let mut flips = 0;
         let mut degenerate = 0;
         loop {
-            let bland = degenerate >= DEGENERATE_RUN;
+            let bland = degenerate >= self.bland_after;
             let entering = if bland {
                 self.first_dual_infeasibility()
             } else {
@@ -1216,6 +1220,74 @@ mod tests {
         s.add_row(&[(1, 1.0)], 1.5, f64::INFINITY);
         s.solve(100).unwrap();
         assert!((s.objective() + 4.5).abs() < 1e-12);
+    }
+
+    /// Beale's program (1955), on which the textbook simplex cycles from the slack basis:
+    /// min -3/4 x1 + 150 x2 - 1/50 x3 + 6 x4 s.t. 1/4 x1 - 60 x2 - 1/25 x3 + 9 x4 <= 0,
+    /// 1/2 x1 - 90 x2 - 1/50 x3 + 3 x4 <= 0, x3 <= 1, x >= 0. By hand: x = (1/25, 0, 1, 0), the
+    /// optimum -1/20. Solved with Bland's rule from the first pivot and with the usual rules.
+    #[test]
+    fn beales_cycling_program_is_solved_with_and_without_blands_rule() {
+        let rows: Rows = vec![
+            (
+                vec![(0, 0.25), (1, -60.0), (2, -0.04), (3, 9.0)],
+                f64::NEG_INFINITY,
+                0.0,
+            ),
+            (
+                vec![(0, 0.5), (1, -90.0), (2, -0.02), (3, 3.0)],
+                f64::NEG_INFINITY,
+                0.0,
+            ),
+            (vec![(2, 1.0)], f64::NEG_INFINITY, 1.0),
+        ];
+        let cost = [-0.75, 150.0, -0.02, 6.0];
+        for bland_after in [0, DEGENERATE_RUN] {
+            let mut s = Simplex::new(&cost, &[(0.0, f64::INFINITY); 4], &rows);
+            s.bland_after = bland_after;
+            s.solve(100).unwrap();
+            assert!((s.objective() + 0.05).abs() < 1e-12, "{}", s.objective());
+            let want = [0.04, 0.0, 1.0, 0.0];
+            for (j, w) in want.iter().enumerate() {
+                assert!((s.value(j) - w).abs() < 1e-12, "x{j} = {}", s.value(j));
+            }
+        }
+    }
+
+    /// Bland's rule from the first pivot ends at microlp's optimum on random programs, cold and
+    /// with a row added.
+    #[test]
+    fn blands_rule_matches_microlp_on_random_programs() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(77);
+        let mut solved = 0;
+        for case in 0..300 {
+            let (cost, bounds, mut rows) = random_program(&mut rng);
+            let mut s = Simplex::new(&cost, &bounds, &rows);
+            s.bland_after = 0;
+            for what in ["cold", "row added"] {
+                if what == "row added" {
+                    let terms: Vec<(usize, f64)> = (0..cost.len())
+                        .map(|j| (j, rng.random_range(-1.0..2.0)))
+                        .collect();
+                    let hi = rng.random_range(0.0..4.0);
+                    s.add_row(&terms, f64::NEG_INFINITY, hi);
+                    rows.push((terms, f64::NEG_INFINITY, hi));
+                }
+                match (s.solve(10_000), microlp_optimum(&cost, &bounds, &rows)) {
+                    (Ok(()), Some(o)) => {
+                        assert!(
+                            (s.objective() - o).abs() <= 1e-7 * (1.0 + o.abs()),
+                            "case {case} {what}: {} against {o}",
+                            s.objective()
+                        );
+                        solved += 1;
+                    }
+                    (Err(SimplexError::Infeasible | SimplexError::Unbounded), None) => break,
+                    (ours, theirs) => panic!("case {case} {what}: {ours:?} against {theirs:?}"),
+                }
+            }
+        }
+        assert!(solved > 300, "only {solved} solved");
     }
 
     /// Duals by hand: min -x1 - x2 s.t. x1 + 2 x2 <= 4, 3 x1 + x2 <= 6, x >= 0 has its optimum

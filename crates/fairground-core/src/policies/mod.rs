@@ -23,6 +23,8 @@ mod nash_welfare;
 mod oef_coop;
 #[cfg(feature = "kept-basis")]
 mod oef_grouped;
+#[cfg(feature = "kept-basis")]
+pub use oef_grouped::{static_path, StaticPath};
 mod oef_noncoop;
 mod partial_allocation;
 mod twins;
