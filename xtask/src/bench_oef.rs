@@ -11,6 +11,9 @@ const NUMPY: &str = "numpy==2.4.6";
 const DEFAULT_SIZES: [&str; 4] = ["100", "200", "500", "1000"];
 
 pub fn run(sizes: &[String]) -> Result<(), String> {
+    if sizes.first().is_some_and(|a| a == "--corpus") {
+        return corpus(&sizes[1..]);
+    }
     if let Some(bad) = sizes
         .iter()
         .find(|s| s.parse::<usize>().map_or(true, |n| n < 2))
@@ -70,4 +73,29 @@ fn environment() -> Result<PathBuf, String> {
         )?;
     }
     Ok(python)
+}
+
+/// `cargo xtask bench-oef --corpus [OPTIONS]`: oef-coop as shipped against the lazy program on
+/// every family of `presets::corpus` (issue 77), in turns, each answer checked; the tables on
+/// standard output, every run in `target/oef-corpus/runs.csv` and the slowest scenario in
+/// `target/oef-corpus/worst.json`. OPTIONS go to the example `oef_corpus` (`--families`,
+/// `--tenants`, `--types`, `--seeds`, `--no-lazy`; its docs).
+fn corpus(options: &[String]) -> Result<(), String> {
+    let out = project_root().join("target").join("oef-corpus");
+    let mut run = cmd::cargo();
+    run.args([
+        "run",
+        "--release",
+        "-p",
+        "fairground-core",
+        "--features",
+        "kept-basis",
+        "--example",
+        "oef_corpus",
+        "--",
+    ])
+    .arg(&out)
+    .args(options)
+    .current_dir(project_root());
+    cmd::run("oef-coop on the corpus, against the lazy program", &mut run)
 }

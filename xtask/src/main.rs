@@ -8,7 +8,8 @@
 //! - `cargo xtask dist`: the release site as an archive for any static host and path.
 //! - `cargo xtask fuzz [--minutes N]`: the engine's extreme-range fuzz suite, for N minutes.
 //! - `cargo xtask reproduce`: regenerate REPRODUCTION.md (the seed systems' claims on our engine).
-//! - `cargo xtask bench-oef [TENANTS...]`: oef-coop against HiGHS on the same instances.
+//! - `cargo xtask bench-oef [TENANTS...]`: oef-coop against HiGHS on the same instances;
+//!   `bench-oef --corpus [OPTIONS]`: against the lazy program on every scenario family.
 //! - `cargo xtask screenshot`: the README's picture of the playground, `docs/playground.png`.
 //! - `cargo xtask check-docs`: the documentation's relative links and anchors, the modules'
 //!   import layering, and that no code compares with a policy's name outside the policies' own
@@ -70,7 +71,11 @@ tasks:
                                   ~/.cache/fairground/py-venv and run its tests (test runs it too)
   bench-oef [TENANTS...]          oef-coop against HiGHS (highspy, installed under target/) on
                                   the same random instances, 8 types (default 100 200 500 1000;
-                                  1,000 takes several minutes)";
+                                  1,000 takes several minutes)
+  bench-oef --corpus [OPTIONS]    oef-coop against the lazy program on every family of
+                                  presets::corpus, tenants 150 300 500 1000 x types 2 4 8 12,
+                                  5 seeds (hours; --families, --tenants, --types, --seeds
+                                  narrow it); tables, target/oef-corpus/runs.csv, worst.json";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -26,7 +26,9 @@
 //!   [`Simplex::flip_boxed`], its variables with two finite bounds moved to the other one); the
 //!   dual simplex then restores primal feasibility (the row leaving is the largest infeasibility
 //!   squared over its dual Devex weight; Harris's two-pass ratio test), the shifts are removed,
-//!   and the primal simplex restores dual feasibility.
+//!   and the primal simplex restores dual feasibility. After [`DEGENERATE_RUN`] primal pivots in
+//!   a row that move nothing, the primal simplex takes Bland's rule until one does (Bland, *New
+//!   finite pivoting rules for the simplex method*, 1977): its usual rules had cycled.
 //! - A singular basis given by the caller is repaired: dependent columns leave for the slacks of
 //!   the rows they leave uncovered.
 //!

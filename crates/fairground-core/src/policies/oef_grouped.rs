@@ -63,7 +63,7 @@
 //! And a bound in case of causes not yet found, or programs that are simply large: the work is
 //! counted in *pivot-entries*, each pivot of the engine's simplex times the size of its program
 //! then (rows plus variables: about what one pivot reads and writes), each scan for broken rows
-//! its pairs, and a local program handed to microlp whole its rows times its variables. The
+//! a sixteenth of the terms it sums, and a local program handed to microlp whole its rows times its variables. The
 //! budget grows as the lazy program's time does ([`LAZY_AT_300_BY_8`]); the rounds are at most
 //! [`ROUNDS`], each must split a group, and each local program may spend at most what is left
 //! when its round starts. When the budget is spent, the lazy program answers, starting from the
@@ -425,8 +425,8 @@ impl Grouped {
                     }
                 }
             }
-            // The scan read n x m values.
-            work.charge(n * m);
+            // The scan computed n x m values of k terms: about a pivot-entry per 16 terms.
+            work.charge(n * m * types / 16);
             if worst.is_empty() {
                 break;
             }
@@ -662,8 +662,8 @@ impl Local<'_> {
                     .max_by(|x, y| x.1.total_cmp(&y.1));
                 new.extend(worst.map(|(b, _)| (a, b)));
             }
-            // The scan read l x l values.
-            spent += l * l;
+            // The scan computed l x l values of k terms (as the grouped program's scan).
+            spent += l * l * types / 16;
             if new.is_empty() {
                 break true;
             }
