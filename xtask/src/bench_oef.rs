@@ -28,22 +28,8 @@ pub fn run(sizes: &[String]) -> Result<(), String> {
     } else {
         sizes.to_vec()
     };
-    let mut run = cmd::cargo();
-    run.args([
-        "run",
-        "--release",
-        "-p",
-        "fairground-core",
-        // The engine as the CLI builds it (its static solve over groups is native, kept-basis).
-        "--features",
-        "kept-basis",
-        "--example",
-        "oef_vs_highs",
-        "--",
-    ])
-    .arg(&python)
-    .args(&sizes)
-    .current_dir(project_root());
+    let mut run = example("oef_vs_highs");
+    run.arg(&python).args(&sizes);
     cmd::run(
         "oef-coop against HiGHS (one solve per size and solver)",
         &mut run,
@@ -82,6 +68,15 @@ fn environment() -> Result<PathBuf, String> {
 /// `--tenants`, `--types`, `--seeds`, `--no-lazy`; its docs).
 fn corpus(options: &[String]) -> Result<(), String> {
     let out = project_root().join("target").join("oef-corpus");
+    let mut run = example("oef_corpus");
+    run.arg(&out).args(options);
+    cmd::run("oef-coop on the corpus, against the lazy program", &mut run)
+}
+
+/// `cargo run` of one of core's examples, released, with the engine as the CLI builds it (its
+/// static solve over groups is native, feature kept-basis), in the project's root; its
+/// arguments follow.
+fn example(name: &str) -> std::process::Command {
     let mut run = cmd::cargo();
     run.args([
         "run",
@@ -91,11 +86,9 @@ fn corpus(options: &[String]) -> Result<(), String> {
         "--features",
         "kept-basis",
         "--example",
-        "oef_corpus",
+        name,
         "--",
     ])
-    .arg(&out)
-    .args(options)
     .current_dir(project_root());
-    cmd::run("oef-coop on the corpus, against the lazy program", &mut run)
+    run
 }

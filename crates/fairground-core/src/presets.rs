@@ -206,16 +206,27 @@ pub fn random_scenario(tenants: usize, types: usize, seed: u64, jobs: bool) -> S
                 p if p < 0.95 => 4.0,
                 _ => 8.0,
             });
-            Tenant {
-                name: format!("tenant{i}"),
-                throughput,
-                weight: 1.0,
-                max_gpus,
-                work: None,
-                entity: None,
-            }
+            random_tenant(i, throughput, 1.0, max_gpus)
         })
         .collect();
+    random_scenario_of(gpu_types, tenants)
+}
+
+/// Tenant `i` of a random scenario: named `tenant{i}`, with no work or entity.
+fn random_tenant(i: usize, throughput: Vec<f64>, weight: f64, max_gpus: Option<f64>) -> Tenant {
+    Tenant {
+        name: format!("tenant{i}"),
+        throughput,
+        weight,
+        max_gpus,
+        work: None,
+        entity: None,
+    }
+}
+
+/// A random scenario of these types and tenants: speedups against each tenant's slowest type,
+/// no entities, no co-located pairs.
+fn random_scenario_of(gpu_types: Vec<GpuType>, tenants: Vec<Tenant>) -> Scenario {
     Scenario {
         version: crate::scenario::SCHEMA_VERSION,
         gpu_types,

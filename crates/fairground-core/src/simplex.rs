@@ -993,6 +993,29 @@ mod tests {
         p.solve().ok()?.into_solution().ok().map(|s| s.objective())
     }
 
+    /// Solves `s` (the program `cost`, `bounds`, `rows`): true when it has microlp's optimum
+    /// (to 1e-7), false when both find none; anything else fails the test.
+    fn solves_as_microlp(
+        s: &mut Simplex,
+        cost: &[f64],
+        bounds: &[(f64, f64)],
+        rows: &Rows,
+        what: &str,
+    ) -> bool {
+        match (s.solve(10_000), microlp_optimum(cost, bounds, rows)) {
+            (Ok(()), Some(o)) => {
+                assert!(
+                    (s.objective() - o).abs() <= 1e-7 * (1.0 + o.abs()),
+                    "{what}: {} against {o}",
+                    s.objective()
+                );
+                true
+            }
+            (Err(SimplexError::Infeasible | SimplexError::Unbounded), None) => false,
+            (ours, theirs) => panic!("{what}: {ours:?} against {theirs:?}"),
+        }
+    }
+
     fn random_program(rng: &mut rand::rngs::StdRng) -> (Vec<f64>, Vec<(f64, f64)>, Rows) {
         let n = rng.random_range(1..10);
         let m = rng.random_range(1..9);
@@ -1174,17 +1197,8 @@ mod tests {
                 .collect();
             let mut s = Simplex::new(&cost, &bounds, &rows);
             s.set_status(&statuses);
-            match (s.solve(10_000), microlp_optimum(&cost, &bounds, &rows)) {
-                (Ok(()), Some(o)) => {
-                    assert!(
-                        (s.objective() - o).abs() <= 1e-7 * (1.0 + o.abs()),
-                        "case {case}: {} against {o}",
-                        s.objective()
-                    );
-                    solved += 1;
-                }
-                (Err(SimplexError::Infeasible | SimplexError::Unbounded), None) => {}
-                (ours, theirs) => panic!("case {case}: {ours:?} against {theirs:?}"),
+            if solves_as_microlp(&mut s, &cost, &bounds, &rows, &format!("case {case}")) {
+                solved += 1;
             }
         }
         assert!(solved > 200, "only {solved} programs had an optimum");
@@ -1275,18 +1289,16 @@ mod tests {
                     s.add_row(&terms, f64::NEG_INFINITY, hi);
                     rows.push((terms, f64::NEG_INFINITY, hi));
                 }
-                match (s.solve(10_000), microlp_optimum(&cost, &bounds, &rows)) {
-                    (Ok(()), Some(o)) => {
-                        assert!(
-                            (s.objective() - o).abs() <= 1e-7 * (1.0 + o.abs()),
-                            "case {case} {what}: {} against {o}",
-                            s.objective()
-                        );
-                        solved += 1;
-                    }
-                    (Err(SimplexError::Infeasible | SimplexError::Unbounded), None) => break,
-                    (ours, theirs) => panic!("case {case} {what}: {ours:?} against {theirs:?}"),
+                if !solves_as_microlp(
+                    &mut s,
+                    &cost,
+                    &bounds,
+                    &rows,
+                    &format!("case {case} {what}"),
+                ) {
+                    break;
                 }
+                solved += 1;
             }
         }
         assert!(solved > 300, "only {solved} solved");

@@ -4,8 +4,8 @@
 //! bench-oef --corpus` times every family on a grid of sizes, and oef-coop's tests draw their
 //! regression cases from here. Seeded: the same family, size and seed give the same scenario.
 
-use super::{GAVEL_MEASURED, TODAYS_MODELS};
-use crate::{GpuType, Normalization, Scenario, Tenant};
+use super::{random_scenario_of, random_tenant, GAVEL_MEASURED, TODAYS_MODELS};
+use crate::{GpuType, Scenario};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -97,24 +97,10 @@ impl Family {
                 };
                 let max_gpus = (self == Family::Capped && i % 3 == 0)
                     .then(|| f64::from(rng.random_range(1..=4u32)));
-                Tenant {
-                    name: format!("tenant{i}"),
-                    throughput,
-                    weight,
-                    max_gpus,
-                    work: None,
-                    entity: None,
-                }
+                random_tenant(i, throughput, weight, max_gpus)
             })
             .collect();
-        Scenario {
-            version: crate::scenario::SCHEMA_VERSION,
-            gpu_types,
-            tenants,
-            normalization: Normalization::Slowest,
-            entities: Vec::new(),
-            co_located: Vec::new(),
-        }
+        random_scenario_of(gpu_types, tenants)
     }
 
     fn throughputs(self, rng: &mut StdRng, n: usize, k: usize) -> Vec<Vec<f64>> {
