@@ -1016,6 +1016,14 @@ mod tests {
         }
     }
 
+    /// A random row `terms . x <= hi` over `n` variables, added to `s` and to `rows`.
+    fn add_random_row(rng: &mut rand::rngs::StdRng, s: &mut Simplex, rows: &mut Rows, n: usize) {
+        let terms: Vec<(usize, f64)> = (0..n).map(|j| (j, rng.random_range(-1.0..2.0))).collect();
+        let hi = rng.random_range(0.0..4.0);
+        s.add_row(&terms, f64::NEG_INFINITY, hi);
+        rows.push((terms, f64::NEG_INFINITY, hi));
+    }
+
     fn random_program(rng: &mut rand::rngs::StdRng) -> (Vec<f64>, Vec<(f64, f64)>, Rows) {
         let n = rng.random_range(1..10);
         let m = rng.random_range(1..9);
@@ -1098,12 +1106,7 @@ mod tests {
                         panic!("case {case} round {round}: {ours:?} against {theirs:?}")
                     }
                 }
-                let terms: Vec<(usize, f64)> = (0..cost.len())
-                    .map(|j| (j, rng.random_range(-1.0..2.0)))
-                    .collect();
-                let hi = rng.random_range(0.0..4.0);
-                s.add_row(&terms, f64::NEG_INFINITY, hi);
-                rows.push((terms, f64::NEG_INFINITY, hi));
+                add_random_row(&mut rng, &mut s, &mut rows, cost.len());
             }
         }
         assert!(solved > 300, "only {solved} solved");
@@ -1144,12 +1147,7 @@ mod tests {
             }
             solved += 1;
             // A row more, from the basis reached.
-            let terms: Vec<(usize, f64)> = (0..cost.len())
-                .map(|j| (j, rng.random_range(-1.0..2.0)))
-                .collect();
-            let hi = rng.random_range(0.0..4.0);
-            s.add_row(&terms, f64::NEG_INFINITY, hi);
-            rows.push((terms, f64::NEG_INFINITY, hi));
+            add_random_row(&mut rng, &mut s, &mut rows, cost.len());
             if !check(&mut s, &rows, &bounds, "row added") {
                 continue;
             }
@@ -1282,12 +1280,7 @@ mod tests {
             s.bland_after = 0;
             for what in ["cold", "row added"] {
                 if what == "row added" {
-                    let terms: Vec<(usize, f64)> = (0..cost.len())
-                        .map(|j| (j, rng.random_range(-1.0..2.0)))
-                        .collect();
-                    let hi = rng.random_range(0.0..4.0);
-                    s.add_row(&terms, f64::NEG_INFINITY, hi);
-                    rows.push((terms, f64::NEG_INFINITY, hi));
+                    add_random_row(&mut rng, &mut s, &mut rows, cost.len());
                 }
                 if !solves_as_microlp(
                     &mut s,
