@@ -119,9 +119,7 @@ impl Policy for OefCoop {
                 super::oef_grouped::GroupedAnswer::Proved(g) => {
                     return Ok(solution(inst, without_crumbs(inst, g)));
                 }
-                super::oef_grouped::GroupedAnswer::HandOver(rows) => {
-                    Some((rows, None, None)).filter(|(rows, _, _)| !rows.is_empty())
-                }
+                super::oef_grouped::GroupedAnswer::HandOver(rows) => Some((rows, None, None)),
             },
             seed => seed,
         };
