@@ -255,7 +255,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-const USAGE: &str = "usage: cargo xtask data [--from DIR | --url BASE] [--to DIR]\n  \
+pub const USAGE: &str = "usage: cargo xtask data [--from DIR | --url BASE] [--to DIR]\n  \
     fetches Gavel's measured throughputs and traces (with its licence) from its repository at a\n  \
     pinned commit (or copies them from DIR, a copy such as ../shared/data), checks each file's\n  \
     SHA-256, and installs them into DIR/data/gavel/ (default: the cache, ~/.cache/fairground/shared)";

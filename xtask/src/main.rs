@@ -79,6 +79,14 @@ tasks:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo xtask TASK --help` (or -h) prints what TASK takes and runs nothing.
+    if args.len() > 1 && args[1..].iter().any(|a| a == "--help" || a == "-h") {
+        match args[0].as_str() {
+            "data" => println!("{}", data::USAGE),
+            _ => println!("{USAGE}"),
+        }
+        return ExitCode::SUCCESS;
+    }
     let result = match args.first().map(String::as_str) {
         Some("serve") => serve_options(&args[1..]).and_then(|(host, port)| serve::run(&host, port)),
         Some("test") if args.len() == 1 => test::run(),
