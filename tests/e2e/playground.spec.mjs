@@ -149,6 +149,19 @@ test('an oversized or damaged link is refused with a message', async ({ page }) 
   await expect(page.getByTestId('notice')).toContainText('damaged');
 });
 
+test('a link from a newer format, or naming what the page lacks, says so in words', async ({ page }) => {
+  // Issue 78: a newer format's link was called damaged, and an unknown policy was ignored.
+  await page.goto('./#v=7&s=AAAA');
+  await page.reload();
+  await expect(page.getByTestId('notice')).toContainText('made by a newer Fairground');
+  await expect(page.getByTestId('notice')).toContainText('format 7');
+  await page.goto('./#policy=oef-koop&view=slides');
+  await page.reload();
+  await settled(page);
+  await expect(page.getByTestId('notice')).toContainText("a policy this page does not have, 'oef-koop'");
+  await expect(page.getByTestId('notice')).toContainText("a view this page does not have, 'slides'");
+});
+
 test('compare mode shows every policy', async ({ page }) => {
   await page.getByTestId('mode-compare').click();
   await expect(page.locator('[data-testid=compare-table] tbody tr')).toHaveCount(17);

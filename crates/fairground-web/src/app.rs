@@ -267,7 +267,10 @@ fn opening_state(opening: &storage::OpeningLink, view: &codec::View) -> AppState
         state.mode = mode;
     }
     if state.notice.is_none() {
-        state.notice = notice;
+        state.notice = notice.or_else(|| {
+            let views = [Mode::Compare.name(), Mode::Frontier.name(), SIMULATION_VIEW];
+            codec::unknown_in_link(&storage::location_hash(), &views)
+        });
     }
     state.solve_on_page();
     state

@@ -103,6 +103,35 @@ impl View {
     }
 }
 
+/// What a link asks for that this page does not have, in words (a policy or a view of another
+/// version, or a typo), so that it is not ignored silently; `None` when it names nothing
+/// unknown. `views` are the view names this page knows.
+pub fn unknown_in_link(fragment: &str, views: &[&str]) -> Option<String> {
+    // Shown as text, cut short: a link is anyone's.
+    let shown = |v: &str| -> String {
+        let mut cut: String = v.chars().take(40).collect();
+        if cut.len() < v.len() {
+            cut.push('…');
+        }
+        cut
+    };
+    let mut missing = Vec::new();
+    if let Some(p) =
+        param(fragment, "policy").filter(|p| fairground_core::policies::info(p).is_none())
+    {
+        missing.push(format!("a policy this page does not have, '{}'", shown(p)));
+    }
+    if let Some(v) = param(fragment, "view").filter(|v| !views.contains(v)) {
+        missing.push(format!("a view this page does not have, '{}'", shown(v)));
+    }
+    (!missing.is_empty()).then(|| {
+        format!(
+            "The link asks for {}; the page opens as it would without.",
+            missing.join(" and ")
+        )
+    })
+}
+
 /// The first half of [`from_fragment`]: the fragment's fields, its size limit and base64.
 pub fn unpack(fragment: &str) -> Result<Option<Packed>, String> {
     let param = |key: &str| param(fragment, key);
@@ -115,6 +144,14 @@ pub fn unpack(fragment: &str) -> Result<Option<Packed>, String> {
             .parse::<u32>()
             .map_err(|_| format!("the link's format version '{v}' is not a number"))?,
     };
+    // Before anything is inflated: a newer format may be packed differently, and "damaged"
+    // would send the reader looking for a broken link instead of a newer Fairground.
+    if version == 0 || version > SCHEMA_VERSION {
+        return Err(format!(
+            "the link was made by a newer Fairground: its scenario is in format {version}, and \
+             this page reads formats 1 to {SCHEMA_VERSION}. Open it with the Fairground that made it"
+        ));
+    }
     if payload.len() > MAX_FRAGMENT {
         return Err(format!(
             "the link's scenario is {} KB, over the {} KB limit",
@@ -263,6 +300,29 @@ mod tests {
     }
 
     #[test]
+    fn a_link_naming_what_the_page_lacks_says_so() {
+        let views = ["compare", "frontier", "simulation"];
+        assert_eq!(
+            unknown_in_link("s=abc&view=compare&policy=oef-coop", &views),
+            None
+        );
+        assert_eq!(unknown_in_link("s=abc", &views), None);
+        let why = unknown_in_link("s=abc&policy=oef-koop", &views).unwrap();
+        assert!(
+            why.contains("a policy this page does not have, 'oef-koop'"),
+            "{why}"
+        );
+        let why = unknown_in_link("view=slides&policy=x", &views).unwrap();
+        assert!(
+            why.contains("'x' and a view this page does not have, 'slides'"),
+            "{why}"
+        );
+        let long = "y".repeat(100);
+        let why = unknown_in_link(&format!("policy={long}"), &views).unwrap();
+        assert!(why.contains(&format!("'{}…'", "y".repeat(40))), "{why}");
+    }
+
+    #[test]
     fn other_fragments_are_not_scenarios() {
         assert_eq!(from_fragment("").unwrap(), None);
         assert_eq!(from_fragment("#results").unwrap(), None);
@@ -272,6 +332,14 @@ mod tests {
     fn damaged_or_oversized_links_are_refused_with_a_reason() {
         assert!(from_fragment("#s=!!!").unwrap_err().contains("damaged"));
         assert!(from_fragment("#s=AAAA").unwrap_err().contains("damaged"));
+        // A version this build does not know is named, whatever its payload.
+        for v in ["2", "99", "0"] {
+            let why = from_fragment(&format!("#v={v}&s=AAAA")).unwrap_err();
+            assert!(
+                why.contains(&format!("format {v},")) && why.contains("newer Fairground"),
+                "{why}"
+            );
+        }
         let huge = format!("s={}", "A".repeat(MAX_FRAGMENT + 1));
         assert!(from_fragment(&huge).unwrap_err().contains("limit"));
         // A small fragment that inflates past the limit (a zip bomb) is refused too.
