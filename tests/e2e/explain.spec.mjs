@@ -50,3 +50,13 @@ test('each verdict says whether the policy promises it', async ({ page }) => {
   await expect(page.getByTestId('promise-SP')).toHaveText("Guaranteed: equal-share's theory promises SP on every scenario.");
   await expect(page.getByTestId('promise-PE')).toHaveText("Not guaranteed by equal-share's theory: PE holds or fails with the scenario.");
 });
+
+test('every badge names its property in words while closed', async ({ page }) => {
+  // Issue 78: PE and SP were letters only until a badge was opened.
+  const words = { SI: 'sharing incentive', EF: 'envy-free', PE: 'Pareto efficient', SP: 'strategy-proof' };
+  for (const [letters, name] of Object.entries(words)) {
+    const summary = page.getByTestId(`badge-${letters}`).locator('summary');
+    await expect(summary).toContainText(`${letters} ${name}`);
+    expect(await page.getByTestId(`badge-${letters}`).evaluate((d) => d.open)).toBe(false);
+  }
+});

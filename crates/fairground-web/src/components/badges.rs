@@ -48,10 +48,23 @@ fn badge(name: &str, holds: Option<bool>, promise: String, witness: Html) -> Htm
         // and a reader opens the one to read; expanded witnesses pushed the first figure down
         // and read as alarms before the page had said what they mean (issue 46).
         <details class={classes!("badge", class)} data-testid={format!("badge-{name}")}>
-            <summary>{ format!("{mark} {name}") }</summary>
+            // The letters with the words: PE and SP meant nothing to a reader who had not
+            // opened the badge (issue 78).
+            <summary>{ format!("{mark} {name} ") }<span class="badge-words">{ property_words(name) }</span></summary>
             <div class="witness"><Definition id={name.to_string()} />
                 <p class="promise" data-testid={format!("promise-{name}")}>{ promise }</p>{ witness }</div>
         </details>
+    }
+}
+
+/// A property's letters in words, as its badge says them.
+pub fn property_words(letters: &str) -> &'static str {
+    match letters {
+        "SI" => "sharing incentive",
+        "EF" => "envy-free",
+        "PE" => "Pareto efficient",
+        "SP" => "strategy-proof",
+        _ => "",
     }
 }
 
