@@ -152,3 +152,25 @@ test('nothing in the editor is cut off at 1440 px; what the grid hides it scroll
   expect(r.x).toBeGreaterThanOrEqual(0);
   expect(r.x + r.width).toBeLessThanOrEqual(1440);
 });
+
+test('a tenant that runs nowhere has its row marked and is named in words', async ({ page }) => {
+  // Issue 78: the banner asked to fix marked cells, none was marked, and the one message read
+  // "tenants[0].throughput: the tenant can run nowhere".
+  const types = await page.getByTestId('tenants-table').locator('input[data-path^="tenants[0].throughput["]').count();
+  expect(types).toBeGreaterThan(1);
+  for (let j = 0; j < types; j++) {
+    await page.locator(`input[data-path="tenants[0].throughput[${j}]"]`).fill('0');
+  }
+  for (let j = 0; j < types; j++) {
+    await expect(page.locator(`input[data-path="tenants[0].throughput[${j}]"]`)).toHaveAttribute('aria-invalid', 'true');
+  }
+  const problems = page.getByTestId('problems');
+  await expect(problems).toContainText("A3C's throughputs: the tenant can run nowhere");
+  expect(await problems.textContent()).not.toMatch(/tenants\[|gpu_types\[|\]\./);
+  // Beside the cell with the focus, the same words.
+  await page.locator('input[data-path="tenants[0].throughput[0]"]').focus();
+  await expect(page.locator('td:focus-within .cell-error')).toContainText('the tenant can run nowhere');
+  // A duplicate name names the other place in words too.
+  await page.getByLabel('name of tenant 2', { exact: true }).fill('A3C');
+  await expect(problems).toContainText("tenant 2's name: duplicate name 'A3C' (also tenant 1)");
+});

@@ -52,7 +52,7 @@ test('tenants grouped into entities share by the tree under gavel-hierarchical',
   await page.getByLabel('parent of entity B').fill('A');
   const parent = page.locator('input[data-path="entities[0].parent"]');
   await expect(parent).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByTestId('problems')).toContainText('entities[0].parent: the entities form a cycle (A -> B -> A)');
+  await expect(page.getByTestId('problems')).toContainText("entity A's parent: the entities form a cycle (A -> B -> A)");
   expect(await held(page)).toEqual([6, 6, 0, 0, 0]);
   // Undone, the chart follows again; the typed text was never lost.
   await page.getByLabel('parent of entity B').fill('');

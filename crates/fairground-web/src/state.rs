@@ -353,13 +353,20 @@ impl AppState {
         )
     }
 
-    /// The message for a cell, if it has a problem.
+    /// The message for a cell, if it has a problem: its own, else its row's (a tenant's whole
+    /// throughput row, `tenants[0].throughput`, marks each of the row's cells; issue 78 found
+    /// the banner asking to fix marked cells with none marked).
     pub fn problem_at(&self, cell: Cell) -> Option<&str> {
-        let path = cell.path();
-        self.problems
-            .iter()
-            .find(|p| p.path == path)
-            .map(|p| p.message.as_str())
+        let mut path = cell.path();
+        loop {
+            if let Some(p) = self.problems.iter().find(|p| p.path == path) {
+                return Some(p.message.as_str());
+            }
+            match path.rfind('[') {
+                Some(at) if path.ends_with(']') => path.truncate(at),
+                _ => return None,
+            }
+        }
     }
 }
 

@@ -109,7 +109,8 @@ fn CellInput(p: &CellInputProps) -> Html {
 }
 
 /// Where a problem is, in words: "Transformer on p100" for `tenants[1].throughput[2]`, "k80's
-/// GPU count" for `gpu_types[0].count`; the path itself where no words fit.
+/// GPU count" for `gpu_types[0].count`, "Transformer's throughputs" for a whole row. Never the
+/// engine's path: a place it does not name in words is "the scenario".
 pub fn plain_place(path: &str, draft: &Draft) -> String {
     let index = |part: &str, key: &str| -> Option<usize> {
         part.strip_prefix(key)?
@@ -118,46 +119,147 @@ pub fn plain_place(path: &str, draft: &Draft) -> String {
             .parse()
             .ok()
     };
-    let mut parts = path.split('.');
-    let (first, rest) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let named = |name: &str, fallback: String| {
-        if name.trim().is_empty() {
-            fallback
-        } else {
-            name.trim().to_string()
-        }
+    // `name[a][b]` as ("name", [a, b]).
+    let indices = |part: &str| -> (String, Vec<usize>) {
+        let mut pieces = part.split('[');
+        let name = pieces.next().unwrap_or("").to_string();
+        let found = pieces
+            .filter_map(|p| p.strip_suffix(']')?.parse().ok())
+            .collect();
+        (name, found)
     };
+    let named = |name: Option<&str>, fallback: String| match name.map(str::trim) {
+        Some(name) if !name.is_empty() => name.to_string(),
+        _ => fallback,
+    };
+    let tenant = |i: usize| {
+        named(
+            draft.tenants.get(i).map(|t| t.name.as_str()),
+            format!("tenant {}", i + 1),
+        )
+    };
+    let ty = |j: usize| {
+        named(
+            draft.types.get(j).map(|t| t.name.as_str()),
+            format!("GPU type {}", j + 1),
+        )
+    };
+    let mut parts = path.split('.');
+    let (first, rest, more) = (
+        parts.next().unwrap_or(""),
+        parts.next().unwrap_or(""),
+        parts.next(),
+    );
+    if more.is_some() {
+        return "the scenario".to_string();
+    }
     if let Some(i) = index(first, "tenants") {
-        let tenant = draft.tenants.get(i).map_or(String::new(), |t| {
-            named(&t.name, format!("tenant {}", i + 1))
-        });
+        let tenant = tenant(i);
         if let Some(j) = index(rest, "throughput") {
-            let ty = draft.types.get(j).map_or(String::new(), |t| {
-                named(&t.name, format!("GPU type {}", j + 1))
-            });
-            return format!("{tenant} on {ty}");
+            return format!("{tenant} on {}", ty(j));
         }
-        let what = match rest {
-            "name" => return format!("tenant {}'s name", i + 1),
-            "weight" => "weight",
-            "max_gpus" => "max GPUs",
-            "work" => "work",
-            "entity" => "entity",
-            _ => return path.to_string(),
+        return match rest {
+            // A bare item is named by its place: "(also tenant 1)" after a duplicate name.
+            "" => format!("tenant {}", i + 1),
+            "name" => format!("tenant {}'s name", i + 1),
+            "throughput" => format!("{tenant}'s throughputs"),
+            "weight" => format!("{tenant}'s weight"),
+            "max_gpus" => format!("{tenant}'s max GPUs"),
+            "work" => format!("{tenant}'s work"),
+            "entity" => format!("{tenant}'s entity"),
+            _ => tenant,
         };
-        return format!("{tenant}'s {what}");
     }
     if let Some(j) = index(first, "gpu_types") {
-        let ty = draft.types.get(j).map_or(String::new(), |t| {
-            named(&t.name, format!("GPU type {}", j + 1))
-        });
         return match rest {
-            "count" => format!("{ty}'s GPU count"),
+            "count" => format!("{}'s GPU count", ty(j)),
             "name" => format!("GPU type {}'s name", j + 1),
-            _ => path.to_string(),
+            "" => format!("GPU type {}", j + 1),
+            _ => ty(j),
         };
     }
-    path.to_string()
+    if let Some(e) = index(first, "entities") {
+        let entity = format!(
+            "entity {}",
+            named(
+                draft.entities.get(e).map(|x| x.name.as_str()),
+                (e + 1).to_string()
+            )
+        );
+        return match rest {
+            "name" => format!("entity {}'s name", e + 1),
+            "weight" => format!("{entity}'s weight"),
+            "parent" => format!("{entity}'s parent"),
+            "within" => format!("{entity}'s rule inside"),
+            "" => format!("entity {}", e + 1),
+            _ => entity,
+        };
+    }
+    if let Some(p) = index(first, "co_located") {
+        let pair = format!("pair {}", p + 1);
+        let member = |k: usize| {
+            named(
+                draft
+                    .co_located
+                    .get(p)
+                    .and_then(|x| x.tenants.get(k))
+                    .map(String::as_str),
+                format!("tenant {}", k + 1),
+            )
+        };
+        return match indices(rest) {
+            (field, at) if field == "tenants" && at.len() == 1 => {
+                format!("{pair}'s tenant {}", at[0] + 1)
+            }
+            (field, at) if field == "throughput" && at.len() == 2 => {
+                format!("{pair}: {} on {}", member(at[1]), ty(at[0]))
+            }
+            (field, at) if field == "throughput" && at.len() == 1 => {
+                format!("{pair} on {}", ty(at[0]))
+            }
+            _ => pair,
+        };
+    }
+    match path {
+        "tenants" => "the tenants",
+        "gpu_types" => "the GPU types",
+        "entities" => "the entities",
+        "co_located" => "the pairs",
+        "normalization" => "the normalization",
+        "version" => "the scenario's format",
+        _ => "the scenario",
+    }
+    .to_string()
+}
+
+/// `message` with every engine path in it (`tenants[0].name`, `co_located[1]`) put in words
+/// by [`plain_place`]: the engine's messages name other places that way ("duplicate name 'A'
+/// (also tenants[0])").
+pub fn paths_in_words(message: &str, draft: &Draft) -> String {
+    const LISTS: [&str; 4] = ["tenants[", "gpu_types[", "entities[", "co_located["];
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(at) = LISTS.iter().filter_map(|list| rest.find(list)).min() {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let len = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '[' | ']' | '.')))
+            .unwrap_or(tail.len());
+        let token = tail[..len].trim_end_matches('.');
+        out.push_str(&plain_place(token, draft));
+        rest = &tail[token.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A problem as the editor's list shows it: where, then what, all in words.
+pub fn problem_in_words(problem: &fairground_core::Problem, draft: &Draft) -> String {
+    format!(
+        "{}: {}",
+        plain_place(&problem.path, draft),
+        paths_in_words(&problem.message, draft)
+    )
 }
 
 /// Whether a key is undo (`Some(true)`) or redo (`Some(false)`): Ctrl+Z and Ctrl+Shift+Z or
@@ -246,7 +348,7 @@ pub fn Editor(props: &EditorProps) -> Html {
             { pairs_table(&cells) }
             if !state.problems.is_empty() {
                 <ul class="errors" role="alert" data-testid="problems">
-                    { for state.problems.iter().map(|p| html! { <li>{ format!("{}: {}", plain_place(&p.path, draft), p.message) }</li> }) }
+                    { for state.problems.iter().map(|p| html! { <li>{ problem_in_words(p, draft) }</li> }) }
                 </ul>
             }
         </section>
@@ -296,7 +398,7 @@ impl Cells<'_> {
         let problem = self
             .state
             .problem_at(cell)
-            .map(|m| AttrValue::from(m.to_string()));
+            .map(|m| AttrValue::from(paths_in_words(m, &self.state.draft)));
         html! {
             <CellInput {cell} label={label} text={self.state.draft.text(cell).to_string()} {problem}
                        on_edit={self.on_edit.clone()} on_paste={grid.then(|| self.on_paste.clone())}
@@ -593,7 +695,7 @@ mod tests {
 
     #[test]
     fn problems_are_placed_in_words() {
-        let draft = Draft::from_scenario(&fairground_core::presets::default_scenario());
+        let mut draft = Draft::from_scenario(&fairground_core::presets::default_scenario());
         let ty = draft.types[2].name.clone();
         let tenant = draft.tenants[1].name.clone();
         assert_eq!(
@@ -609,14 +711,90 @@ mod tests {
             format!("{ty}'s GPU count")
         );
         assert_eq!(plain_place("tenants[0].name", &draft), "tenant 1's name");
+        // A whole row (issue 78: "tenants[0].throughput" was shown as it is).
         assert_eq!(
-            plain_place("entities[0].parent", &draft),
-            "entities[0].parent"
+            plain_place("tenants[1].throughput", &draft),
+            format!("{tenant}'s throughputs")
         );
         assert_eq!(
             plain_place("tenants[99].weight", &draft),
-            "'s weight".to_string()
+            "tenant 100's weight"
         );
+        draft.entities.push(crate::draft::DraftEntity {
+            name: "lab".into(),
+            weight: "1".into(),
+            within: "fairness".into(),
+            parent: String::new(),
+        });
+        assert_eq!(
+            plain_place("entities[0].parent", &draft),
+            "entity lab's parent"
+        );
+        assert_eq!(plain_place("entities[0]", &draft), "entity 1");
+        assert_eq!(
+            plain_place("co_located[0].tenants[1]", &draft),
+            "pair 1's tenant 2"
+        );
+        assert_eq!(
+            plain_place("co_located[0].throughput[2][1]", &draft),
+            format!("pair 1: tenant 2 on {ty}")
+        );
+        // Whatever else, words, never a path.
+        for path in ["gpu_types", "version", ".", "normalization", "x[0].y.z", ""] {
+            let words = plain_place(path, &draft);
+            assert!(
+                !words.contains(['[', '.', '_']) && !words.is_empty(),
+                "{path}: {words}"
+            );
+        }
+    }
+
+    /// Every path the engine writes into a message comes out in words.
+    #[test]
+    fn paths_inside_messages_are_put_in_words() {
+        let draft = Draft::from_scenario(&fairground_core::presets::default_scenario());
+        let first = draft.tenants[0].name.clone();
+        assert_eq!(
+            paths_in_words("duplicate name 'A' (also tenants[0].name)", &draft),
+            "duplicate name 'A' (also tenant 1's name)"
+        );
+        assert_eq!(
+            paths_in_words("duplicate name 'A' (also tenants[0])", &draft),
+            "duplicate name 'A' (also tenant 1)"
+        );
+        assert_eq!(
+            paths_in_words("'a' and 'b' are already paired in co_located[0].", &draft),
+            "'a' and 'b' are already paired in pair 1."
+        );
+        assert_eq!(
+            paths_in_words("must be > 0 (got 0)", &draft),
+            "must be > 0 (got 0)"
+        );
+        // Every problem the engine can find in an edited scenario, as the list shows it.
+        let mut s = fairground_core::presets::default_scenario();
+        s.tenants[0].throughput.iter_mut().for_each(|t| *t = 0.0);
+        s.tenants[1].name = s.tenants[2].name.clone();
+        s.tenants[3].weight = 0.0;
+        s.gpu_types[1].name = s.gpu_types[0].name.clone();
+        let draft = Draft::from_scenario(&s);
+        let problems = s.instance().unwrap_err();
+        assert!(problems.len() >= 4, "{problems:?}");
+        for p in &problems {
+            let shown = problem_in_words(p, &draft);
+            assert!(
+                !["tenants[", "gpu_types[", "].", "_"]
+                    .iter()
+                    .any(|x| shown.contains(x)),
+                "{shown}"
+            );
+        }
+        let row = problems
+            .iter()
+            .find(|p| p.path == "tenants[0].throughput")
+            .unwrap();
+        assert!(problem_in_words(row, &draft).starts_with(&format!(
+            "{first}'s throughputs: the tenant can run nowhere"
+        )));
     }
 
     #[test]
