@@ -165,12 +165,13 @@ test('a tenant that runs nowhere has its row marked and is named in words', asyn
     await expect(page.locator(`input[data-path="tenants[0].throughput[${j}]"]`)).toHaveAttribute('aria-invalid', 'true');
   }
   const problems = page.getByTestId('problems');
-  await expect(problems).toContainText("A3C's throughputs: the tenant can run nowhere");
+  const first = await cell(page, 'name of tenant 1').inputValue();
+  await expect(problems).toContainText(`${first}'s throughputs: the tenant can run nowhere`);
   expect(await problems.textContent()).not.toMatch(/tenants\[|gpu_types\[|\]\./);
   // Beside the cell with the focus, the same words.
   await page.locator('input[data-path="tenants[0].throughput[0]"]').focus();
   await expect(page.locator('td:focus-within .cell-error')).toContainText('the tenant can run nowhere');
   // A duplicate name names the other place in words too.
-  await page.getByLabel('name of tenant 2', { exact: true }).fill('A3C');
-  await expect(problems).toContainText("tenant 2's name: duplicate name 'A3C' (also tenant 1)");
+  await cell(page, 'name of tenant 2').fill(first);
+  await expect(problems).toContainText(`tenant 2's name: duplicate name '${first}' (also tenant 1)`);
 });
