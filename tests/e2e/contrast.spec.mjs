@@ -40,3 +40,30 @@ test('headings step down one level at a time', async ({ page }) => {
   expect(levels.length).toBeGreaterThan(3);
   levels.forEach((level, k) => { if (k > 0) expect(level, `heading ${k}`).toBeLessThanOrEqual(levels[k - 1] + 1); });
 });
+
+for (const scheme of ['light', 'dark']) {
+  test(`the envy heat map's cells are the colours its caption names, in the ${scheme} scheme`, async ({ page }) => {
+    // Issue 78: cells without envy were near-white (247, 247, 247) on a white panel, though the
+    // caption says blue: they looked like holes.
+    await page.emulateMedia({ colorScheme: scheme });
+    await openFresh(page);
+    await settled(page);
+    const heatmap = page.getByTestId('envy-heatmap');
+    await heatmap.scrollIntoViewIfNeeded();
+    const panel = await heatmap.evaluate((svg) => {
+      for (let e = svg; e; e = e.parentElement) {
+        const bg = getComputedStyle(e).backgroundColor;
+        if (!/rgba\(\d+, \d+, \d+, 0\)|transparent/.test(bg)) return bg;
+      }
+      return 'rgb(255, 255, 255)';
+    });
+    const fills = await heatmap.locator('rect.heat-cell:not(.envy)').evaluateAll((cells) => cells.map((c) => c.getAttribute('fill')).filter((f) => f !== '#bbbbbb'));
+    // oef-coop is envy-free: every constrained pair is a cell without envy.
+    expect(fills.length).toBeGreaterThan(10);
+    for (const fill of fills) {
+      const [r, g, b] = fill.match(/\d+/g).map(Number);
+      expect(b - r, `${fill} is blue`).toBeGreaterThan(40);
+      expect(await ratio(page, fill, panel), `${fill} against the panel's ${panel}`).toBeGreaterThanOrEqual(1.5);
+    }
+  });
+}

@@ -100,22 +100,29 @@ pub fn series_styles(labels: &[&str]) -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// Colour of an envy value on a diverging blue (no envy) to vermillion (envy) scale, both ends
-/// from the Okabe-Ito palette; `max_abs` is the largest magnitude shown. Zero is near-white.
-pub fn envy_colour(value: f64, max_abs: f64) -> String {
+/// Colour of an envy cell: vermillion where the row's tenant envies the column's (`envious`),
+/// blue where it does not, both ends from the Okabe-Ito palette, deeper the larger the value's
+/// magnitude against `max_abs`, the largest shown. Never lighter than [`LIGHTEST`] of the way
+/// from near-white: a pair without envy reads as blue, as the caption says, not as a hole in
+/// the panel (issue 78 found indifferent pairs drawn rgb(247, 247, 247) on white).
+pub fn envy_colour(value: f64, max_abs: f64, envious: bool) -> String {
     let t = if max_abs > 0.0 && value.is_finite() {
-        (value / max_abs).clamp(-1.0, 1.0)
+        (value.abs() / max_abs).min(1.0)
     } else {
         0.0
     };
-    let (end, strength) = if t > 0.0 {
-        ((213.0, 94.0, 0.0), t)
+    let end = if envious {
+        (213.0, 94.0, 0.0)
     } else {
-        ((0.0, 114.0, 178.0), -t)
+        (0.0, 114.0, 178.0)
     };
+    let strength = LIGHTEST + (1.0 - LIGHTEST) * t;
     let mix = |e: f64| (247.0 + (e - 247.0) * strength).round() as u8;
     format!("rgb({}, {}, {})", mix(end.0), mix(end.1), mix(end.2))
 }
+
+/// The weakest an envy cell's colour gets: a third of the way from near-white to its end.
+const LIGHTEST: f64 = 0.35;
 
 #[cfg(test)]
 mod tests {
@@ -142,11 +149,14 @@ mod tests {
     }
 
     #[test]
-    fn envy_scale_runs_from_blue_through_white_to_vermillion() {
-        assert_eq!(envy_colour(0.0, 1.0), "rgb(247, 247, 247)");
-        assert_eq!(envy_colour(1.0, 1.0), "rgb(213, 94, 0)");
-        assert_eq!(envy_colour(-2.0, 1.0), "rgb(0, 114, 178)");
-        assert_eq!(envy_colour(f64::NAN, 1.0), "rgb(247, 247, 247)");
-        assert_eq!(envy_colour(0.5, 0.0), "rgb(247, 247, 247)");
+    fn envy_scale_runs_from_blue_to_vermillion_and_is_never_the_panel_s_white() {
+        // No envy at all (indifference) is a light blue, not the panel's white.
+        assert_eq!(envy_colour(0.0, 1.0, false), "rgb(161, 200, 223)");
+        assert_eq!(envy_colour(1.0, 1.0, true), "rgb(213, 94, 0)");
+        assert_eq!(envy_colour(-2.0, 1.0, false), "rgb(0, 114, 178)");
+        assert_eq!(envy_colour(f64::NAN, 1.0, false), "rgb(161, 200, 223)");
+        assert_eq!(envy_colour(0.5, 0.0, true), "rgb(235, 193, 161)");
+        // Halfway: (247 + (e - 247) * 0.675).
+        assert_eq!(envy_colour(-0.5, 1.0, false), "rgb(80, 157, 200)");
     }
 }

@@ -57,7 +57,7 @@ impl HeatmapLayout {
 }
 
 /// Row i, column k: how much more tenant i values k's bundle than its own, per unit of weight.
-/// Vermillion cells are envy; blue ones are no envy; grey pairs are not constrained (caps).
+/// Vermillion cells are envy; blue ones are no envy (never near-white, `envy_colour`); grey pairs are not constrained (caps).
 #[component]
 pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
     let n = p.tenants.len();
@@ -94,7 +94,7 @@ pub fn EnvyHeatmap(p: &EnvyHeatmapProps) -> Html {
                         let value = p.envy.envy[i][k];
                         let required = p.envy.required[i][k];
                         let envious = p.envy.envies[i][k];
-                        let fill = if i == k || !required { "#bbbbbb".to_string() } else { envy_colour(value, max_abs) };
+                        let fill = if i == k || !required { "#bbbbbb".to_string() } else { envy_colour(value, max_abs, envious) };
                         let tip = if i == k {
                             format!("{name} (own bundle)")
                         } else if !required {
