@@ -210,3 +210,81 @@ test('every figure and verdict the tour states is what the page and the engine s
     .filter((r) => r.querySelector('td.efficiency')?.textContent === '3.0000').map((r) => r.dataset.policy));
   expect(threes.sort()).toEqual(['gandiva-fair', 'gavel-fifo', 'gavel-max-sum', 'nash-welfare', 'oef-coop']);
 });
+
+// Issue 78: a speaker could not start the tour in presenter mode, a step's badge stayed closed
+// there, "Leave the tour" kept the tour's scenario, Esc did nothing, and from step 4 the panel's
+// words were above the window.
+test('in presenter mode the tour starts by its button, opens each badge, and Esc leaves it before presenter mode', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByTestId('present').click();
+  await expect(page.locator('main.presenting')).toHaveCount(1);
+  await page.getByTestId('present-tour').click();
+  await expect(page.getByTestId('tour-title')).toHaveText('Step 1 of 7: The equal split');
+  const pe = page.getByTestId('badge-PE');
+  await expect(pe).toHaveAttribute('data-tour-focus', '', { timeout: 30_000 });
+  await expect(pe).toHaveAttribute('open', '');
+  await expect(pe).toContainText('adds 0.5000 (20.00%) to efficiency');
+  await expect(pe.locator('.witness')).toBeInViewport({ ratio: 0.5 });
+  // The first Esc leaves the tour (the page back on its scenario and policy), not the mode.
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tour')).toHaveCount(0);
+  await expect(page.locator('main.presenting')).toHaveCount(1);
+  await expect(page.getByTestId('policy-select')).toHaveValue('oef-coop');
+  // T starts it again; Esc, Esc leaves both.
+  await page.keyboard.press('t');
+  await expect(page.getByTestId('tour-title')).toHaveText('Step 1 of 7: The equal split');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tour')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(page.locator('main.presenting')).toHaveCount(0);
+});
+
+test('leaving the tour, by its button or Esc, puts back the reader\'s scenario, view and policy', async ({ page }) => {
+  await page.getByLabel('name of tenant 1').fill('mine');
+  await settled(page);
+  await page.getByTestId('mode-compare').click();
+  await expect(page.getByTestId('compare-table')).toBeVisible({ timeout: 30_000 });
+  for (const how of ['button', 'Escape']) {
+    await page.getByTestId('tour-start').click();
+    await expect(page.getByTestId('tour-title')).toHaveText(/^Step 1 of 7/);
+    await page.getByTestId('tour-next').click();
+    await expect(page.getByTestId('tour-title')).toHaveText(/^Step 2 of 7/);
+    await expect(page.getByLabel('name of tenant 1')).toHaveValue('vision');
+    if (how === 'button') {
+      await page.getByTestId('tour-leave').click();
+    } else {
+      await page.locator('h1').click();
+      await page.keyboard.press('Escape');
+    }
+    await expect(page.getByTestId('tour'), how).toHaveCount(0);
+    await expect(page.getByLabel('name of tenant 1'), how).toHaveValue('mine');
+    await expect(page.getByTestId('mode-compare'), how).toHaveAttribute('aria-pressed', 'true');
+  }
+  await page.getByTestId('mode-single').click();
+  await expect(page.getByTestId('policy-select')).toHaveValue('oef-coop');
+});
+
+for (const [width, height] of [[1440, 900], [1280, 720]]) {
+  test(`at ${width} x ${height} each step's words and figure are on screen together`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.getByTestId('tour-start').click();
+    for (const [k, step] of STEPS.entries()) {
+      await expect(page.getByTestId('tour-title')).toHaveText(new RegExp(`^Step ${k + 1} of 7`));
+      const target = page.getByTestId(step.focus[0]);
+      await expect(target).toHaveAttribute('data-tour-focus', '', { timeout: 30_000 });
+      // The words: the panel's text wholly inside the window.
+      await expect.poll(() => page.getByTestId('tour-text').evaluate((e) => {
+        const r = e.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+      }), `step ${k + 1}: the text on screen`).toBe(true);
+      // The figure: as much of it above the panel as the room there allows (at least 90%).
+      await expect.poll(() => page.evaluate((id) => {
+        const el = document.querySelector(`[data-testid="${id}"]`).getBoundingClientRect();
+        const panel = document.querySelector('[data-testid="tour"]').getBoundingClientRect();
+        const shown = Math.min(el.bottom, panel.top) - Math.max(el.top, 0);
+        return shown >= 0.9 * Math.min(el.height, panel.top);
+      }, step.focus[0]), `step ${k + 1}: ${step.focus[0]} above the panel`).toBe(true);
+      if (k + 1 < STEPS.length) await page.getByTestId('tour-next').click();
+    }
+  });
+}

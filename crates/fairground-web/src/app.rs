@@ -201,7 +201,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
     };
     use_saving(state.clone(), on_screen, *tour, embed);
     let presenting = use_state(|| false);
-    crate::present::use_presenter_keys(state.clone(), presenting.clone());
+    crate::present::use_presenter_keys(state.clone(), presenting.clone(), tour.clone());
     crate::components::use_undo_keys(state.dispatcher(), !*simulating && !embed);
     let ready = use_presenter_warm_up(*presenting, sim_opened.clone(), runner);
     let scheme = use_state(|| Scheme::System);
@@ -236,8 +236,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
             </>
         }
     };
+    let touring = tour.is_some();
     html! {
-        <main class={classes!("app", embed.then_some("embed"), presenting.then_some("presenting"))}>
+        <main class={classes!("app", embed.then_some("embed"), presenting.then_some("presenting"), touring.then_some("touring"))}>
             if !embed {
                 { header(&Header { state: state.clone(), presenting, ready, tour, simulating, sim_opened, scheme }) }
             }
@@ -476,7 +477,7 @@ fn header(h: &Header) -> Html {
             </div>
             <h1>{ "Fairground" }</h1>
             if **presenting {
-                { presenting_help(**ready) }
+                { presenting_help(**ready, tour) }
             }
             <p class="tagline">{ "Fair, efficient GPU allocation: every policy, every fairness property, live." }</p>
             <div class="intro" data-testid="intro">
@@ -506,10 +507,18 @@ fn header(h: &Header) -> Html {
 
 /// Presenter mode's line: its keys, and whether what the talk needs (`ready`) is loaded and kept
 /// offline. Short, on one line with the buttons: the slide below keeps the screen.
-fn presenting_help(ready: Option<bool>) -> Html {
+fn presenting_help(ready: Option<bool>, tour: &UseStateHandle<Option<usize>>) -> Html {
+    let start_tour = {
+        let tour = tour.clone();
+        Callback::from(move |_: MouseEvent| tour.set(Some(0)))
+    };
     html! {
         <p class="presenting-help" role="status" data-testid="presenting-help">
             { "Presenting: 1-9 policies, P or Esc leaves. " }
+            if tour.is_none() {
+                <button type="button" onclick={start_tour} data-testid="present-tour" title="The guided tour (T)">{ "Tour (T)" }</button>
+                { " " }
+            }
             { match ready {
                 None => html! { <span data-testid="presenting-ready">{ "Loading what the talk needs…" }</span> },
                 Some(true) => html! { <span data-testid="presenting-ready" title="The engine and the texts are loaded.">{ "Ready." }</span> },

@@ -1,6 +1,8 @@
 //! Presenter mode and the colour scheme, for a speaker: `P` (or the header's button) hides the
 //! editor, enlarges text and lines, shows one figure per screen and goes full screen; in it,
-//! `1`-`9` open the catalogue's first nine policies. Keys act only outside editable fields, so
+//! `1`-`9` open the catalogue's first nine policies. `T` starts the guided tour (in presenter
+//! mode or out); while the tour is open, Esc is the tour's (it leaves the tour), so a speaker's
+//! first Esc leaves the tour and the second presenter mode. Keys act only outside editable fields, so
 //! the grid's own keys stay the grid's. The scheme follows the system unless switched.
 
 use crate::state::{Action, AppState, Mode};
@@ -13,15 +15,19 @@ use yew::prelude::*;
 pub enum KeyAction {
     TogglePresenting,
     Leave,
+    StartTour,
     /// Open this policy (an index into the catalogue).
     Policy(usize),
 }
 
-/// The action a key stands for, `presenting` or not (pure, for the tests).
-pub fn key_action(key: &str, presenting: bool) -> Option<KeyAction> {
+/// The action a key stands for, `presenting` or not, `touring` (the tour open) or not (pure,
+/// for the tests).
+pub fn key_action(key: &str, presenting: bool, touring: bool) -> Option<KeyAction> {
     match key {
         "p" | "P" => Some(KeyAction::TogglePresenting),
-        "Escape" if presenting => Some(KeyAction::Leave),
+        "t" | "T" if !touring => Some(KeyAction::StartTour),
+        // The tour's own listener takes Esc while it is open (it leaves the tour).
+        "Escape" if presenting && !touring => Some(KeyAction::Leave),
         _ if presenting => key
             .parse::<usize>()
             .ok()
@@ -84,10 +90,16 @@ pub fn full_screen(on: bool) {
     }
 }
 
-/// Listens for the presenter's keys while the page is open.
+/// Listens for the presenter's keys while the page is open; `tour` is the tour's step on
+/// screen (`T` opens its first).
 #[hook]
-pub fn use_presenter_keys(state: UseReducerHandle<AppState>, presenting: UseStateHandle<bool>) {
-    use_effect_with(*presenting, move |&now| {
+pub fn use_presenter_keys(
+    state: UseReducerHandle<AppState>,
+    presenting: UseStateHandle<bool>,
+    tour: UseStateHandle<Option<usize>>,
+) {
+    let touring = tour.is_some();
+    use_effect_with((*presenting, touring), move |&(now, touring)| {
         let listener =
             gloo::events::EventListener::new(&gloo::utils::document(), "keydown", move |event| {
                 let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
@@ -96,7 +108,18 @@ pub fn use_presenter_keys(state: UseReducerHandle<AppState>, presenting: UseStat
                 if event.ctrl_key() || event.meta_key() || event.alt_key() || in_editable(event) {
                     return;
                 }
-                match key_action(&event.key(), now) {
+                match key_action(&event.key(), now, touring) {
+                    // An embed has no tour (nor header) to open.
+                    Some(KeyAction::StartTour) => {
+                        let embedded = gloo::utils::document()
+                            .query_selector("main.embed")
+                            .ok()
+                            .flatten()
+                            .is_some();
+                        if !embedded {
+                            tour.set(Some(0));
+                        }
+                    }
                     Some(KeyAction::TogglePresenting) => {
                         full_screen(!now);
                         presenting.set(!now);
@@ -162,19 +185,35 @@ mod tests {
 
     #[test]
     fn keys_switch_presenting_and_policies_only_when_presenting() {
-        assert_eq!(key_action("p", false), Some(KeyAction::TogglePresenting));
-        assert_eq!(key_action("P", true), Some(KeyAction::TogglePresenting));
-        assert_eq!(key_action("Escape", true), Some(KeyAction::Leave));
-        assert_eq!(key_action("Escape", false), None);
-        assert_eq!(key_action("1", true), Some(KeyAction::Policy(0)));
-        assert_eq!(key_action("9", true), Some(KeyAction::Policy(8)));
         assert_eq!(
-            key_action("1", false),
+            key_action("p", false, false),
+            Some(KeyAction::TogglePresenting)
+        );
+        assert_eq!(
+            key_action("P", true, false),
+            Some(KeyAction::TogglePresenting)
+        );
+        assert_eq!(key_action("Escape", true, false), Some(KeyAction::Leave));
+        assert_eq!(key_action("Escape", false, false), None);
+        assert_eq!(key_action("1", true, false), Some(KeyAction::Policy(0)));
+        assert_eq!(key_action("9", true, false), Some(KeyAction::Policy(8)));
+        assert_eq!(
+            key_action("1", false, false),
             None,
             "digits are the grid's outside"
         );
-        assert_eq!(key_action("0", true), None);
-        assert_eq!(key_action("x", true), None);
+        assert_eq!(key_action("0", true, false), None);
+        assert_eq!(key_action("x", true, false), None);
+    }
+
+    #[test]
+    fn t_starts_the_tour_and_esc_leaves_the_tour_before_presenter_mode() {
+        assert_eq!(key_action("t", true, false), Some(KeyAction::StartTour));
+        assert_eq!(key_action("T", false, false), Some(KeyAction::StartTour));
+        assert_eq!(key_action("t", true, true), None, "already open");
+        // While the tour is open, Esc is the tour's: presenter mode stays.
+        assert_eq!(key_action("Escape", true, true), None);
+        assert_eq!(key_action("Escape", true, false), Some(KeyAction::Leave));
         // The catalogue's first policy is the one the page opens on.
         assert_eq!(policies::CATALOGUE[0].name, "oef-coop");
     }

@@ -1,7 +1,9 @@
 //! The guided tour: a few steps (explain.json's `tour`), each a preset, a policy and a view with
 //! a paragraph on what to look at. The arrow keys (and a presentation clicker's Page Up/Down)
-//! step through it outside editable fields; each step is a link (`#tour=3`), so the list is a
-//! ready-made demo script (`docs/tour.md`, made from the same file).
+//! step through it outside editable fields, and Esc leaves it; each step is a link (`#tour=3`),
+//! so the list is a ready-made demo script (`docs/tour.md`, made from the same file). Leaving,
+//! by Finish, "Leave the tour" or Esc, puts back the reader's scenario, view and policy. The
+//! panel stays on screen (fixed at the window's foot) while a step scrolls to its figure.
 
 use crate::explain::{use_explain, Step};
 use crate::present::in_editable;
@@ -48,27 +50,11 @@ fn scroll_to_show(el: &web_sys::Element) {
 /// shows is scrolled into view again. Presenter mode starts from the top, since its first screen
 /// is the slide: scrolling "as little as" from where the longer page was scrolled would leave the
 /// step's badge at the screen's top edge and the lines above it cut off (CI saw the efficiency
-/// line 35 px above the screen when the step was marked before the speaker pressed P). Badges
-/// the tour opened are closed on a slide and opened again off it, as `bring_into_view` does.
+/// line 35 px above the screen when the step was marked before the speaker pressed P).
 pub fn show_again(presenting: bool) {
     let document = gloo::utils::document();
     if presenting {
         gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
-    }
-    // Each pass changes the one element found, so the selector stops finding it.
-    let badge = format!(
-        "details[{FOCUS}]{}",
-        if presenting { "[open]" } else { ":not([open])" }
-    );
-    while let Ok(Some(el)) = document.query_selector(&badge) {
-        let changed = if presenting {
-            el.remove_attribute("open")
-        } else {
-            el.set_attribute("open", "")
-        };
-        if changed.is_err() {
-            break;
-        }
     }
     if let Ok(Some(el)) = document.query_selector(&format!("[{FOCUS}]")) {
         scroll_to_show(&el);
@@ -105,15 +91,10 @@ async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u3
         let found: Vec<web_sys::Element> = focus.iter().filter_map(|id| find(id)).collect();
         if settled && found.len() == focus.len() {
             clear_focus();
-            // In presenter mode a badge is outlined, not opened: its text would push the
-            // figure off the slide (the speaker opens it if the talk needs it).
-            let presenting = document
-                .query_selector("main.presenting")
-                .ok()
-                .flatten()
-                .is_some();
+            // A badge is opened, in presenter mode too: its evidence is what the step is about
+            // (issue 78: outlined but closed, the audience never saw it).
             for el in &found {
-                if !presenting && el.tag_name().eq_ignore_ascii_case("details") {
+                if el.tag_name().eq_ignore_ascii_case("details") {
                     let _ = el.set_attribute("open", "");
                 }
                 let _ = el.set_attribute(FOCUS, "");
@@ -133,6 +114,23 @@ struct Before {
     draft: crate::draft::Draft,
     mode: Mode,
     policy: String,
+}
+
+/// Closes the tour and puts the page back as it was before its first step (Finish, "Leave the
+/// tour" and Esc alike).
+fn leave(
+    at: &UseStateHandle<Option<usize>>,
+    state: &UseReducerHandle<AppState>,
+    before: &Rc<std::cell::RefCell<Option<Before>>>,
+) {
+    if let Some(b) = before.borrow_mut().take() {
+        if b.draft != state.draft {
+            state.dispatch(Action::Restore(b.draft));
+        }
+        state.dispatch(Action::SetMode(b.mode));
+        state.dispatch(Action::SelectPolicy(b.policy));
+    }
+    at.set(None);
 }
 
 /// Puts the page in the step's state: its preset, its view and its policy.
@@ -203,9 +201,9 @@ pub fn Tour(p: &TourProps) -> Html {
             }
         });
     }
-    // Arrow keys while the tour is open, outside editable fields.
+    // Arrow keys while the tour is open, outside editable fields; Esc leaves it.
     {
-        let at = p.at.clone();
+        let (at, state, before) = (p.at.clone(), p.state.clone(), before.clone());
         use_effect_with((*at, len), move |&(now, len)| {
             let listener = now.map(|k| {
                 // Not passive: a step's key must not also scroll the page.
@@ -226,7 +224,10 @@ pub fn Tour(p: &TourProps) -> Html {
                         {
                             return;
                         }
-                        if let Some(next) = key_step(&event.key(), k, len) {
+                        if event.key() == "Escape" {
+                            event.prevent_default();
+                            leave(&at, &state, &before);
+                        } else if let Some(next) = key_step(&event.key(), k, len) {
                             event.prevent_default();
                             at.set(Some(next));
                         }
@@ -243,19 +244,11 @@ pub fn Tour(p: &TourProps) -> Html {
         let at = p.at.clone();
         Callback::from(move |_: MouseEvent| at.set(to))
     };
-    // Finish: the tour closes and the page is put back as it was before the first step.
+    // Finish and Leave alike: the tour closes and the page is put back as it was before the
+    // first step (issue 78: Leave once kept the tour's scenario).
     let finish = {
         let (at, state, before) = (p.at.clone(), p.state.clone(), before.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(b) = before.borrow_mut().take() {
-                if b.draft != state.draft {
-                    state.dispatch(Action::Restore(b.draft));
-                }
-                state.dispatch(Action::SetMode(b.mode));
-                state.dispatch(Action::SelectPolicy(b.policy));
-            }
-            at.set(None);
-        })
+        Callback::from(move |_: MouseEvent| leave(&at, &state, &before))
     };
     let terms = match &loaded {
         Some(Ok(doc)) => doc.terms.clone(),
@@ -291,13 +284,13 @@ pub fn Tour(p: &TourProps) -> Html {
             <p class="tour-nav">
                 <button type="button" disabled={k == 0} onclick={go(k.checked_sub(1))} data-testid="tour-back">{ "← Back" }</button>
                 if last && len > 0 {
-                    <button type="button" onclick={finish} data-testid="tour-finish" title="Close the tour and go back to where you were">{ "Finish" }</button>
+                    <button type="button" onclick={finish.clone()} data-testid="tour-finish" title="Close the tour and go back to where you were">{ "Finish" }</button>
                 } else {
                     <button type="button" disabled={len == 0} onclick={go(Some(k + 1))} data-testid="tour-next">{ "Next →" }</button>
                 }
                 <a href={format!("#tour={}", k + 1)} data-testid="tour-link">{ "Link to this step" }</a>
-                <button type="button" class="link" onclick={go(None)} data-testid="tour-leave">{ "Leave the tour" }</button>
-                <span class="muted">{ " ← → step through" }</span>
+                <button type="button" class="link" onclick={finish.clone()} data-testid="tour-leave" title="Close the tour and go back to where you were (Esc)">{ "Leave the tour" }</button>
+                <span class="muted">{ " ← → step through, Esc leaves" }</span>
             </p>
         </section>
     }
