@@ -236,6 +236,7 @@ pub fn SimulateTab() -> Html {
                 <div class="sim-actions">
                     <button type="button" onclick={on_run} disabled={running} data-testid="sim-run">{ "Run" }</button>
                     <button type="button" onclick={on_cancel} disabled={!running} data-testid="sim-cancel">{ "Cancel" }</button>
+                    { overall_view(&run.state) }
                 </div>
                 if let Some(why) = &*form_error {
                     <p class="errors" role="alert" data-testid="sim-error">{ why }</p>
@@ -513,6 +514,36 @@ fn policies_fieldset(form: &UseReducerHandle<FormState>) -> Html {
     }
 }
 
+/// A run's progress over all its policies: rounds done and rounds in all (0 of 0 until the
+/// first policy reports its length).
+pub fn overall(progress: &[(usize, usize)]) -> (usize, usize) {
+    progress
+        .iter()
+        .fold((0, 0), |(d, t), &(done, total)| (d + done, t + total))
+}
+
+/// The run's progress beside Run, in the bar that stays at the screen's foot: visible from the
+/// moment Run is pressed (issue 78: the per-policy bars appear below the form, off screen on a
+/// long form, so nothing visible changed after Run).
+fn overall_view(state: &RunState) -> Html {
+    let RunState::Running { policies, progress } = state else {
+        return html! {};
+    };
+    let (done, total) = overall(progress);
+    let finished = progress.iter().filter(|(d, t)| *t > 0 && d >= t).count();
+    html! {
+        <span class="sim-overall" role="status" data-testid="sim-overall">
+            if total == 0 {
+                { "Starting… " }<progress></progress>
+            } else {
+                { format!("Running: {finished} of {} policies done ", policies.len()) }
+                <progress max={total.to_string()} value={done.to_string()}></progress>
+                { format!(" {}%", (100 * done) / total.max(1)) }
+            }
+        </span>
+    }
+}
+
 fn run_view(state: &RunState) -> Html {
     match state {
         RunState::Idle => html! {},
@@ -700,5 +731,17 @@ fn GanttPanel(p: &GanttPanelProps) -> Html {
                 <Gantt bars={r.gantt.clone()} jobs={r.gantt_jobs.clone()} server_types={server_types.clone()} types={p.cluster.types.clone()} />
             </ChartFrame>
         </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::overall;
+
+    #[test]
+    fn overall_progress_sums_every_policy_s_rounds() {
+        assert_eq!(overall(&[]), (0, 0));
+        assert_eq!(overall(&[(0, 0), (0, 0)]), (0, 0));
+        assert_eq!(overall(&[(10, 40), (40, 40), (0, 20)]), (50, 100));
     }
 }
