@@ -180,7 +180,7 @@ test('a failed property badge is marked, and opens on its witness', async ({ pag
   // glance under the chart); a click shows the witness.
   const si = page.getByTestId('badge-SI');
   await expect(si).toHaveClass(/fail/);
-  await expect(si.locator('summary')).toHaveText('✗ SI');
+  await expect(si.locator('summary')).toHaveText('✗ SI sharing incentive');
   await expect(si).toHaveJSProperty('open', false);
   await si.locator('summary').click();
   await expect(si.locator('.witness')).toBeVisible();
