@@ -175,3 +175,24 @@ test('a tenant that runs nowhere has its row marked and is named in words', asyn
   await cell(page, 'name of tenant 2').fill(first);
   await expect(problems).toContainText(`tenant 2's name: duplicate name '${first}' (also tenant 1)`);
 });
+
+test('at 1440 px with six GPU types no cell of the grid is cut', async ({ page }) => {
+  // Issue 78: at 1440 px names were cut ("ResNet-50 (batch si"), the row's remove button hidden,
+  // and a fourth type's column off screen.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (let k = 0; k < 3; k++) await page.getByTestId('add-type').click();
+  await settled(page);
+  const found = await page.getByTestId('tenants-table').evaluate((table) => {
+    const scroller = table.closest('.grid-scroll');
+    const problems = [];
+    if (scroller.scrollWidth > scroller.clientWidth + 1) problems.push(`the grid scrolls: ${scroller.scrollWidth} > ${scroller.clientWidth}`);
+    for (const el of table.querySelectorAll('input, button')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > innerWidth + 1) problems.push(`off screen: ${el.getAttribute('aria-label')}`);
+      if (el.tagName === 'INPUT' && el.scrollWidth > el.clientWidth + 1) problems.push(`cut: ${el.value}`);
+    }
+    return problems;
+  });
+  expect(found).toEqual([]);
+  await expect(page.getByLabel('remove CycleGAN', { exact: true })).toBeInViewport();
+});

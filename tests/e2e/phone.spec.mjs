@@ -107,3 +107,24 @@ test('every control is at least 32 x 32 CSS px on a phone', async ({ page }) => 
   await page.locator('.sim-family details summary').first().click();
   expect(await smallControls(page)).toEqual([]);
 });
+
+test('names and throughputs come first and fit the phone for three GPU types', async ({ page }) => {
+  // Issue 78: the grid was 676 px wide in a 366-px box with name, weight and max GPUs first;
+  // the throughputs, which matter most, needed sideways scrolling.
+  await openFresh(page);
+  const rows = await page.getByTestId('tenants-table').evaluate((table) => [...table.querySelectorAll('tbody tr')].map((tr) => {
+    const box = (sel) => tr.querySelector(sel).getBoundingClientRect();
+    const tps = [...tr.querySelectorAll('input[data-path*=".throughput["]')].map((i) => i.getBoundingClientRect());
+    return { name: box('input[data-path$=".name"]'), tps, weight: box('input[data-path$=".weight"]') };
+  }));
+  expect(rows.length).toBe(6);
+  for (const { name, tps, weight } of rows) {
+    expect(tps.length).toBe(3);
+    for (const r of [name, ...tps]) {
+      expect(r.left).toBeGreaterThanOrEqual(0);
+      expect(r.right).toBeLessThanOrEqual(390);
+    }
+    // The other columns after them.
+    expect(weight.left).toBeGreaterThanOrEqual(Math.max(...tps.map((r) => r.right)) - 1);
+  }
+});

@@ -531,36 +531,39 @@ fn tenants_table(cells: &Cells, grid: NodeRef, overflowing: bool) -> Html {
                                entity columns appear with the policies that read them (gavel-min-makespan, \
                                gavel-hierarchical)." }</p>
             <div class="grid-scroll" ref={grid}>
-            <table class="tenants" data-testid="tenants-table">
+            // Each column's class places it (style.css): on a phone the names and throughputs
+            // come first and the other columns after them; on a desktop the names are as wide as
+            // the longest (`--name-ch`), so none is cut.
+            <table class="tenants" data-testid="tenants-table" style={format!("--name-ch: {}", name_width(draft))}>
                 <thead><tr>
-                    <th>{ "tenant" }</th><th>{ "weight" }</th><th>{ "max GPUs" }</th>
+                    <th class="c-name">{ "tenant" }</th><th class="c-weight">{ "weight" }</th><th class="c-max">{ "max GPUs" }</th>
                     { for draft.types.iter().map(|t| if t.copied {
-                        html! { <th class="copied" title="each tenant's slowest type's figure, copied: type the measured ones">{ format!("{} (copied)", t.name) }</th> }
+                        html! { <th class="c-tp copied" title="each tenant's slowest type's figure, copied: type the measured ones">{ format!("{} (copied)", t.name) }</th> }
                     } else {
-                        html! { <th>{ t.name.clone() }</th> }
+                        html! { <th class="c-tp">{ t.name.clone() }</th> }
                     }) }
                     if shows_work {
-                        <th title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
+                        <th class="c-work" title="work left in steps, for gavel-min-makespan (empty: 1 each)">{ "work" }</th>
                     }
                     if shows_entity {
-                        <th title="the entity (group) it belongs to, for gavel-hierarchical (empty: top level)">{ "entity" }</th>
+                        <th class="c-entity" title="the entity (group) it belongs to, for gavel-hierarchical (empty: top level)">{ "entity" }</th>
                     }
-                    <th></th>
+                    <th class="row-tools"></th>
                 </tr></thead>
                 <tbody>
                 { for (0..draft.tenants.len()).map(|i| html! {
                     <tr>
-                        <td>{ cells.cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, true) }</td>
-                        <td>{ cells.cell(Cell::Weight(i), format!("weight of {}", cells.tenant_name(i)), true, true) }</td>
-                        <td>{ cells.cell(Cell::MaxGpus(i), format!("max GPUs of {}", cells.tenant_name(i)), true, true) }</td>
+                        <td class="c-name">{ cells.cell(Cell::TenantName(i), format!("name of tenant {}", i + 1), false, true) }</td>
+                        <td class="c-weight">{ cells.cell(Cell::Weight(i), format!("weight of {}", cells.tenant_name(i)), true, true) }</td>
+                        <td class="c-max">{ cells.cell(Cell::MaxGpus(i), format!("max GPUs of {}", cells.tenant_name(i)), true, true) }</td>
                         { for (0..draft.types.len()).map(|j| html! {
-                            <td>{ cells.cell(Cell::Throughput(i, j), format!("throughput of {} on {}", cells.tenant_name(i), cells.type_name(j)), true, true) }</td>
+                            <td class="c-tp">{ cells.cell(Cell::Throughput(i, j), format!("throughput of {} on {}", cells.tenant_name(i), cells.type_name(j)), true, true) }</td>
                         }) }
                         if shows_work {
-                            <td>{ cells.cell(Cell::Work(i), format!("work left of {}", cells.tenant_name(i)), true, true) }</td>
+                            <td class="c-work">{ cells.cell(Cell::Work(i), format!("work left of {}", cells.tenant_name(i)), true, true) }</td>
                         }
                         if shows_entity {
-                            <td>{ cells.cell(Cell::Entity(i), format!("entity of {}", cells.tenant_name(i)), false, true) }</td>
+                            <td class="c-entity">{ cells.cell(Cell::Entity(i), format!("entity of {}", cells.tenant_name(i)), false, true) }</td>
                         }
                         <td class="row-tools">
                             <button type="button" aria-label={format!("move {} up", cells.tenant_name(i))}
@@ -588,6 +591,18 @@ fn tenants_table(cells: &Cells, grid: NodeRef, overflowing: bool) -> Html {
             <button type="button" onclick={action_button(state, move || Action::AddTenant)} data-testid="add-tenant">{ "+ tenant" }</button>
         </>
     }
+}
+
+/// How wide the name column is, in characters: the longest name's, between 8 and 34 (a name
+/// longer than that scrolls inside its cell).
+pub fn name_width(draft: &Draft) -> usize {
+    let longest = draft
+        .tenants
+        .iter()
+        .map(|t| t.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    longest.clamp(8, 34)
 }
 
 /// gavel-hierarchical's entities: name, weight, how its members share, and its parent.
