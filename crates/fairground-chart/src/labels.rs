@@ -33,6 +33,24 @@ impl Rect {
         dx.hypot(dy)
     }
 
+    /// Whether the segment from `a` to `b` passes through this box (sampled every px).
+    pub fn crossed_by(&self, a: (f64, f64), b: (f64, f64)) -> bool {
+        let steps = (b.0 - a.0).hypot(b.1 - a.1).ceil().max(1.0) as usize;
+        (0..=steps).any(|k| {
+            let t = k as f64 / steps as f64;
+            let (x, y) = (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+            x > self.x && x < self.x + self.w && y > self.y && y < self.y + self.h
+        })
+    }
+
+    /// The point of this box nearest `point`: where a leader line from `point` ends.
+    pub fn nearest_to(&self, point: (f64, f64)) -> (f64, f64) {
+        (
+            point.0.clamp(self.x, self.x + self.w),
+            point.1.clamp(self.y, self.y + self.h),
+        )
+    }
+
     fn overlap_area(&self, other: &Rect) -> f64 {
         let w = (self.x + self.w).min(other.x + other.w) - self.x.max(other.x);
         let h = (self.y + self.h).min(other.y + other.h) - self.y.max(other.y);
@@ -138,8 +156,10 @@ pub fn place_labels(
                 }
                 let on_labels: f64 = placed.iter().map(|p| rect.overlap_area(&p.rect)).sum();
                 let on_markers: f64 = markers.iter().map(|m| rect.overlap_area(m)).sum();
-                // Overlapping a label is far worse than covering a point's marker.
-                let cost = 1000.0 * on_labels + on_markers;
+                let on_leaders = leaders_crossed(&rect, (px, py), &placed) as f64;
+                // Overlapping a label or a leader line is far worse than covering a point's
+                // marker (a crossing counts as a label's corner covered).
+                let cost = 1000.0 * (on_labels + 50.0 * on_leaders) + on_markers;
                 let leader = step >= 2;
                 if cost == 0.0 {
                     best = Some((0.0, rect, leader));
@@ -193,6 +213,21 @@ const BESIDE: f64 = 10.0;
 /// box is an estimate of the text's, so a closer call could read either way on screen.
 const AMBIGUOUS: f64 = 4.0;
 
+/// How many leader lines a label at `rect` for the point at `point` would meet: placed labels'
+/// leaders through it, and its own (from its point to its nearest edge) through placed labels.
+fn leaders_crossed(rect: &Rect, point: (f64, f64), placed: &[PlacedLabel]) -> usize {
+    let theirs = placed
+        .iter()
+        .filter(|p| p.leader && rect.crossed_by(p.point, p.rect.nearest_to(p.point)))
+        .count();
+    let end = rect.nearest_to(point);
+    let own = placed
+        .iter()
+        .filter(|p| p.rect.crossed_by(point, end))
+        .count();
+    theirs + own
+}
+
 /// The spot for a `size` box inside `plot` nearest `point` that overlaps no placed label, and
 /// preferably no marker either, on a grid of `step / 2`.
 fn nearest_free(
@@ -224,9 +259,13 @@ fn nearest_free(
         .collect();
     let distance = |r: &Rect| (r.x + r.w / 2.0 - point.0).hypot(r.y + r.h / 2.0 - point.1);
     spots.sort_by(|a, b| distance(a).total_cmp(&distance(b)));
+    // The nearest with no leader line through it or from it through a label, and on no marker;
+    // failing that, the nearest on no marker; failing that, the nearest.
+    let clear = |r: &Rect| !markers.iter().any(|m| m.overlaps(r));
     spots
         .iter()
-        .find(|r| !markers.iter().any(|m| m.overlaps(r)))
+        .find(|r| clear(r) && leaders_crossed(r, point, placed) == 0)
+        .or_else(|| spots.iter().find(|r| clear(r)))
         .or(spots.first())
         .copied()
 }
@@ -341,6 +380,32 @@ mod tests {
             }
             assert_eq!(a.rect.w, a.lines[0].len() as f64 * 7.0);
         }
+    }
+
+    /// A label whose nearest free spot is away from its point takes one its leader line can
+    /// reach without running through another label, when the plot has one.
+    #[test]
+    fn a_leader_line_goes_round_labels_when_it_can() {
+        // Two points close together on the left: the first label takes the spot right of its
+        // point; the second's spots nearby are taken or on the first point, and its leader must
+        // not run through the first label.
+        let labels = vec![
+            ((120.0, 130.0), vec!["first-policy-name".to_string()]),
+            ((126.0, 130.0), vec!["second-policy-name".to_string()]),
+        ];
+        let placed = place_labels(&labels, PLOT, 7.0, 14.0, 5.0);
+        let (a, b) = (&placed[0], &placed[1]);
+        assert!(!a.rect.overlaps(&b.rect));
+        if b.leader {
+            assert!(
+                !a.rect.crossed_by(b.point, b.rect.nearest_to(b.point)),
+                "{a:?} {b:?}"
+            );
+        }
+        assert!(
+            !b.rect.crossed_by(a.point, a.rect.nearest_to(a.point)),
+            "{a:?} {b:?}"
+        );
     }
 
     #[test]

@@ -42,7 +42,23 @@ pub struct ScatterProps {
 pub fn Scatter(p: &ScatterProps) -> Html {
     // Two to a row on a desktop; on a phone, as wide as the phone.
     let w = super::chart_width().min(460.0);
-    let (h, left, bottom, top) = (320.0, 56.0, 44.0, 30.0);
+    let (left, bottom) = (56.0, 44.0);
+    // The legend first: a second row of families (a phone's width) moves the plot down by a
+    // row, so the legend never sits on the plot (issue 78: "baselines" overlapped its top).
+    let mut families: Vec<Family> = p.points.iter().map(|q| family_of(&q.0)).collect();
+    families.sort_by_key(|f| FAMILIES.iter().position(|g| g.0 == *f));
+    families.dedup();
+    let entries: Vec<(&str, &str, &str)> = families
+        .iter()
+        .map(|&f| {
+            let (name, colour) = family_style(f);
+            (name, colour, "")
+        })
+        .collect();
+    let names: Vec<&str> = entries.iter().map(|e| e.0).collect();
+    let legend = legend_layout(&names, left, w - 16.0, 7.0);
+    let extra_rows = legend.iter().map(|&(_, row)| row).max().unwrap_or(0) as f64;
+    let (top, h) = (30.0 + 16.0 * extra_rows, 320.0 + 16.0 * extra_rows);
     let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
     let xmax = p.points.iter().map(|q| finite(q.1)).fold(0.0, f64::max);
     let ymax = p.points.iter().map(|q| finite(q.2)).fold(0.0, f64::max);
@@ -58,18 +74,6 @@ pub fn Scatter(p: &ScatterProps) -> Html {
         })
         .collect();
     let plot = label_area(w, h, left, top, bottom);
-    let mut families: Vec<Family> = p.points.iter().map(|q| family_of(&q.0)).collect();
-    families.sort_by_key(|f| FAMILIES.iter().position(|g| g.0 == *f));
-    families.dedup();
-    let entries: Vec<(&str, &str, &str)> = families
-        .iter()
-        .map(|&f| {
-            let (name, colour) = family_style(f);
-            (name, colour, "")
-        })
-        .collect();
-    let names: Vec<&str> = entries.iter().map(|e| e.0).collect();
-    let legend = legend_layout(&names, left, w - 16.0, 7.0);
     html! {
         <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid={p.testid.clone()}
              aria-label={format!("{} against {}", p.y_label, p.x_label)}>
@@ -140,8 +144,9 @@ pub fn labelled_points(
                 html! {
                 <g class="point-label">
                     if l.leader {
-                        // In its points' colour (the first named), so it reads as theirs.
-                        <line class="leader" style={format!("stroke:{}", policy_colour(l.lines.first().and_then(|line| line.split([',', ' ']).next()).unwrap_or("")))}
+                        // In its points' colour, so it reads as theirs; grey when they are of
+                        // several families (issue 78: a grey point's line was drawn orange).
+                        <line class="leader" style={leader_style(&l.lines)}
                               x1={l.point.0.to_string()} y1={l.point.1.to_string()}
                               x2={l.point.0.clamp(l.rect.x, l.rect.x + l.rect.w).to_string()}
                               y2={l.point.1.clamp(l.rect.y, l.rect.y + l.rect.h).to_string()} />
@@ -164,6 +169,22 @@ pub fn labelled_points(
             } }) }
         </>
     }
+}
+
+/// A leader line's style for a label naming `lines`' policies: their family's colour when they
+/// share one, else none (style.css's muted grey).
+pub fn leader_style(lines: &[String]) -> Option<String> {
+    let names: Vec<&str> = lines
+        .iter()
+        .flat_map(|line| line.split(' '))
+        .map(|piece| piece.trim_end_matches(','))
+        .filter(|name| !name.is_empty())
+        .collect();
+    let first = *names.first()?;
+    names
+        .iter()
+        .all(|name| family_of(name) == family_of(first))
+        .then(|| format!("stroke:{}", policy_colour(first)))
 }
 
 #[derive(Properties, PartialEq)]
@@ -204,6 +225,20 @@ pub fn CompareTable(p: &CompareTableProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leader_takes_its_family_s_colour_or_grey_for_a_mix() {
+        let lines = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            leader_style(&lines(&["gavel-las, gavel-ftf"])),
+            Some(format!("stroke:{}", policy_colour("gavel-las")))
+        );
+        assert_eq!(
+            leader_style(&lines(&["gavel-las-agnostic,", "equal-share, isolated"])),
+            None
+        );
+        assert_eq!(leader_style(&[]), None);
+    }
 
     #[test]
     fn a_label_is_anchored_on_the_side_toward_its_point() {
