@@ -303,3 +303,10 @@ test('the tab at 1440 x 900: Run in view, results brought into view and announce
   await expect(page.getByTestId('sim-jobs')).toHaveValue('30');
   await expect(page.getByTestId('sim-policy-oef-coop')).toBeChecked();
 });
+
+test('the policy families line up at one left edge', async ({ page }) => {
+  // Issue 78: the families' lines were centred, with ragged indents.
+  const lefts = await page.locator('.sim-family > details > summary').evaluateAll((all) => all.map((s) => Math.round(s.getBoundingClientRect().left)));
+  expect(lefts.length).toBeGreaterThan(3);
+  expect(new Set(lefts).size, `${lefts}`).toBe(1);
+});
