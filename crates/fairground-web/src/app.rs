@@ -32,16 +32,20 @@ fn cells(scenario: &fairground_core::Scenario) -> usize {
     scenario.tenants.len() * scenario.gpu_types.len()
 }
 
-/// Posts `{ fairground: "height", height }` (the document's height in CSS pixels) to the page
-/// that frames this one.
+/// Posts `{ fairground: "height", height }` (the page's content height in CSS pixels: the
+/// bottom of its `main`) to the page that frames this one. Not the document's scroll height,
+/// which is never less than the frame's own height: a frame sized once for a taller render kept
+/// that height, 60-84 px blank under "Open in Fairground" (issue 78).
 fn tell_parent_height() {
     let window = gloo::utils::window();
     let Ok(Some(parent)) = window.parent() else {
         return;
     };
-    let height = gloo::utils::document()
-        .document_element()
-        .map_or(0, |root| root.scroll_height());
+    let Ok(Some(main)) = gloo::utils::document().query_selector("main") else {
+        return;
+    };
+    let scrolled = window.scroll_y().unwrap_or(0.0);
+    let height = (main.get_bounding_client_rect().bottom() + scrolled).ceil() as i32;
     let message = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&message, &"fairground".into(), &"height".into());
     let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
