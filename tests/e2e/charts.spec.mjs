@@ -1,7 +1,7 @@
 // Readable charts (issue 47): on Compare all and the price of fairness, every point is named by a
 // label (points at one spot share one naming them all), no two labels overlap, labels stay
 // inside the chart, text is at least 12 px, and a click on a point opens its policy.
-import { test, expect, openFresh } from './fixtures.mjs';
+import { test, expect, openFresh, chartTexts } from './fixtures.mjs';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -200,4 +200,27 @@ test('the simulation charts have their numbers as tables', async ({ page }) => {
     expect(row[1]).not.toBe('');
     expect(Number(row[5])).toBeGreaterThan(Number(row[4]));
   }
+});
+
+test('chart text renders at one size across the views on a desktop', async ({ page }) => {
+  // Issue 78: about 11 px in the price of fairness against 18 px in Compare at 1440 px. Charts
+  // are drawn for the column they sit in, and none is blown up past its size.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openFresh(page);
+  const sizes = async () => (await chartTexts(page)).filter((t) => !t.name.includes('gantt')).map((t) => t.size);
+  const all = [...await sizes()];
+  await page.getByTestId('mode-compare').click();
+  await expect(page.getByTestId('compare-si')).toBeVisible({ timeout: 20_000 });
+  all.push(...await sizes());
+  await page.getByTestId('mode-frontier').click();
+  await expect(page.getByTestId('frontier-chart')).toBeVisible({ timeout: 30_000 });
+  const frontier = await sizes();
+  expect(frontier.length).toBeGreaterThan(5);
+  all.push(...frontier);
+  // 12-unit text (11 to 14 px) for ticks and labels; the frame's 10- or 11-unit notes aside.
+  const median = all.sort((a, b) => a - b)[Math.floor(all.length / 2)];
+  expect(median).toBeGreaterThanOrEqual(11);
+  expect(median).toBeLessThanOrEqual(13.5);
+  expect(Math.max(...all), `${Math.max(...all)} px`).toBeLessThanOrEqual(15);
+  expect(Math.min(...frontier), `${Math.min(...frontier)} px`).toBeGreaterThanOrEqual(10);
 });

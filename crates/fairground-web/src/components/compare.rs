@@ -75,7 +75,8 @@ pub fn Scatter(p: &ScatterProps) -> Html {
         .collect();
     let plot = label_area(w, h, left, top, bottom);
     html! {
-        <svg viewBox={format!("0 0 {w} {h}")} role="img" data-testid={p.testid.clone()}
+        // Never drawn larger than it is made (text at 12 px, not 18 px in a wide column).
+        <svg viewBox={format!("0 0 {w} {h}")} style={format!("max-width: {w}px")} role="img" data-testid={p.testid.clone()}
              aria-label={format!("{} against {}", p.y_label, p.x_label)}>
             { for legend_entries(&entries, &legend).iter().map(SvgRender::to_html) }
             { for xt.iter().map(|&t| html! {
