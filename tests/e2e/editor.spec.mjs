@@ -77,9 +77,9 @@ test('a whole row pasted with its name, header and all, fills the row', async ({
 });
 
 test('a new GPU type starts as a copy of each tenant\'s slowest type, marked; a bad cell says what is wrong beside it', async ({ page }) => {
-  // At 1440 px the grid is wider than its panel (its row buttons are past the edge): it
-  // scrolls inside itself, and a line says so.
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // At 1000 px the grid is wider than its panel (its row buttons are past the edge): it
+  // scrolls inside itself, and a line says so. (At 1440 px it fits since issue 78.)
+  await page.setViewportSize({ width: 1000, height: 900 });
   await page.getByTestId('add-type').click();
   // presets.rs: A3C runs 3.439 steps/s on k80, its slowest type.
   await expect(cell(page, 'throughput of A3C on gpu1')).toHaveValue('3.439');

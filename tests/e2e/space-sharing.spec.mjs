@@ -56,7 +56,7 @@ test('imported pairs follow a rename, and a bad pair is refused at its place', a
 
   const bad = { ...handCase, co_located: [{ tenants: ['a', 'nobody'], throughput: [[3, 1.5], [0.5, 0.5]] }] };
   await importScenario(page, 'bad.json', bad);
-  await expect(page.getByTestId('problems')).toContainText("co_located[0].tenants[1]: no tenant is named 'nobody'");
+  await expect(page.getByTestId('problems')).toContainText("pair 1's tenant 2: no tenant is named 'nobody'");
   // Removing the pair in the editor makes the scenario valid again.
   await page.getByLabel('remove pair a + nobody').click();
   await expect(page.getByTestId('problems')).toHaveCount(0);
@@ -77,7 +77,7 @@ test('a pair typed into the editor shares GPUs', async ({ page }) => {
     await page.getByLabel(label).fill(value);
   }
   // Not a number: kept, and located at its cell.
-  await expect(page.getByTestId('problems')).toContainText("co_located[0].throughput[1][1]: 'half' is not a number");
+  await expect(page.getByTestId('problems')).toContainText("pair 1: b on k80: 'half' is not a number");
   await page.getByLabel('throughput of b beside a on k80').fill('0.5');
   await page.getByTestId('policy-select').selectOption('gavel-las-packed');
   await settled(page);

@@ -822,7 +822,7 @@ fn frontier_view(results: &Results) -> Html {
             <ChartFrame title="Price of fairness: efficiency against relaxation" file="frontier" export=true>
                 <FrontierChart frontier={frontier.clone()} />
             </ChartFrame>
-            <table class="compare-table" data-testid="frontier-table">
+            <table class="compare-table" data-testid="frontier-table" tabindex="0">
                 <thead><tr><th>{ "policy" }</th><th>{ "efficiency" }</th><th>{ "eps SI" }</th><th>{ "eps EF" }</th><th>{ "eps both" }</th></tr></thead>
                 <tbody>
                     { for frontier.policies.iter().map(|pt| html! {

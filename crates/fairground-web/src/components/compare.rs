@@ -198,7 +198,7 @@ pub struct CompareTableProps {
 pub fn CompareTable(p: &CompareTableProps) -> Html {
     let yes = |b: bool| if b { "✓" } else { "✗" };
     html! {
-        <table class="compare-table" data-testid="compare-table">
+        <table class="compare-table" data-testid="compare-table" tabindex="0">
             <thead><tr>
                 <th>{ "policy" }</th><th>{ "objective" }</th><th>{ "efficiency" }</th><th>{ "Jain" }</th>
                 <th>{ "worst SI ratio" }</th><th>{ "worst envy" }</th><th>{ "SI" }</th><th>{ "EF" }</th><th>{ "PE" }</th>

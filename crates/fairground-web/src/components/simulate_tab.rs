@@ -609,7 +609,7 @@ fn results_view(results: &Rc<Vec<Result<SimSummary, String>>>, cluster: &Cluster
             if !failures.is_empty() {
                 <ul class="errors" role="alert">{ for failures.iter().map(|f| html! { <li>{ f.as_str() }</li> }) }</ul>
             }
-            <table class="compare-table" data-testid="sim-table">
+            <table class="compare-table" data-testid="sim-table" tabindex="0">
                 <thead><tr>
                     <th>{ "policy" }</th><th>{ "done" }</th><th title="jobs needing more GPUs than any type has">{ "can't run" }</th><th>{ "avg JCT h" }</th><th>{ "median h" }</th><th>{ "p99 h" }</th>
                     <th>{ "makespan h" }</th><th>{ "avg rho" }</th>
