@@ -119,16 +119,7 @@ impl Policy for OefCoop {
                 super::oef_grouped::GroupedAnswer::Proved(g) => {
                     return Ok(solution(inst, without_crumbs(inst, g)));
                 }
-                super::oef_grouped::GroupedAnswer::HandOver(rows) => {
-                    // A program the grouped path handed over is solved by the kept simplex
-                    // from the slack basis (microlp if it does not settle): on the corpus's
-                    // hand-overs at 300 x 8-12, 1.2-1.7x faster than microlp, whose re-solves
-                    // after each added row cost more (BENCHMARKS.md, issue 77). Smaller programs
-                    // keep microlp, so their answers, and the outputs recorded from them, stay
-                    // as they were.
-                    let cold = inst.tenants() >= super::oef_grouped::GROUPED_FROM;
-                    Some((rows, None, cold.then(Start::default)))
-                }
+                super::oef_grouped::GroupedAnswer::HandOver(rows) => Some((rows, None, None)),
             },
             seed => seed,
         };
