@@ -518,11 +518,14 @@ fn presenting_help(ready: Option<bool>, tour: &UseStateHandle<Option<usize>>) ->
     };
     html! {
         <p class="presenting-help" role="status" data-testid="presenting-help">
-            { "Presenting: 1-9 policies, P or Esc leaves. " }
+            // The tour's control inside the line's sentence: a button of its own made the line
+            // wrap at 1280 px and pushed the figure off the slide.
+            { "Presenting: 1-9 policies, " }
             if tour.is_none() {
-                <button type="button" onclick={start_tour} data-testid="present-tour" title="The guided tour (T)">{ "Tour (T)" }</button>
-                { " " }
+                <button type="button" class="link" onclick={start_tour} data-testid="present-tour" title="Start the guided tour (T)">{ "T tour" }</button>
+                { ", " }
             }
+            { "P or Esc leaves. " }
             { match ready {
                 None => html! { <span data-testid="presenting-ready">{ "Loading what the talk needs…" }</span> },
                 Some(true) => html! { <span data-testid="presenting-ready" title="The engine and the texts are loaded.">{ "Ready." }</span> },
