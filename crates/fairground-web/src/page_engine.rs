@@ -56,6 +56,24 @@ mod tests {
     use crate::worker::{solve_request_in, EVERY_POLICY};
     use fairground_core::presets;
 
+    /// Issue 78: at the 60 x 6 preset typing must never wait for a solve. Every solve of that
+    /// size, even of the page's own policies, goes to the worker, off the page's thread.
+    #[test]
+    fn a_large_preset_is_never_solved_on_the_page() {
+        let large = presets::large_random().scenario;
+        let cells = large.tenants.len() * large.gpu_types.len();
+        assert_eq!(cells, 360);
+        for policies in [
+            vec!["oef-coop".to_string()],
+            vec!["equal-share".into(), "isolated".into()],
+        ] {
+            let request = SolveRequest::new(&large, policies, false, None);
+            assert!(!suits(&request, cells));
+        }
+        // The largest the page takes is well under it.
+        assert!(MAX_CELLS * 4 < cells);
+    }
+
     /// The page's engine solves its policies as the workers' does, to the bit; every other
     /// policy goes to the worker, and if one were asked of it anyway, it answers with a message
     /// rather than a wrong report.
