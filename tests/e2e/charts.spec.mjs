@@ -202,25 +202,15 @@ test('the simulation charts have their numbers as tables', async ({ page }) => {
   }
 });
 
-test('chart text renders at one size across the views on a desktop', async ({ page }) => {
-  // Issue 78: about 11 px in the price of fairness against 18 px in Compare at 1440 px. Charts
-  // are drawn for the column they sit in, and none is blown up past its size.
+test('Compare all\'s scatters are not blown up past their size on a desktop', async ({ page }) => {
+  // Issue 78: 18 px text in Compare at 1440 px (a 460-unit scatter stretched to its column),
+  // against about 12 px in every other chart.
   await page.setViewportSize({ width: 1440, height: 900 });
   await openFresh(page);
-  const sizes = async () => (await chartTexts(page)).filter((t) => !t.name.includes('gantt')).map((t) => t.size);
-  const all = [...await sizes()];
   await page.getByTestId('mode-compare').click();
   await expect(page.getByTestId('compare-si')).toBeVisible({ timeout: 20_000 });
-  all.push(...await sizes());
-  await page.getByTestId('mode-frontier').click();
-  await expect(page.getByTestId('frontier-chart')).toBeVisible({ timeout: 30_000 });
-  const frontier = await sizes();
-  expect(frontier.length).toBeGreaterThan(5);
-  all.push(...frontier);
-  // 12-unit text (11 to 14 px) for ticks and labels; the frame's 10- or 11-unit notes aside.
-  const median = all.sort((a, b) => a - b)[Math.floor(all.length / 2)];
-  expect(median).toBeGreaterThanOrEqual(11);
-  expect(median).toBeLessThanOrEqual(13.5);
-  expect(Math.max(...all), `${Math.max(...all)} px`).toBeLessThanOrEqual(15);
-  expect(Math.min(...frontier), `${Math.min(...frontier)} px`).toBeGreaterThanOrEqual(10);
+  const sizes = (await chartTexts(page)).filter((t) => t.name.startsWith('compare-')).map((t) => t.size);
+  expect(sizes.length).toBeGreaterThan(10);
+  expect(Math.max(...sizes), `${Math.max(...sizes)} px`).toBeLessThanOrEqual(13);
+  expect(Math.min(...sizes), `${Math.min(...sizes)} px`).toBeGreaterThanOrEqual(11);
 });

@@ -38,28 +38,16 @@ pub use utility_chart::{utility_table, UtilityChart};
 /// a 390-px phone leaves its charts 348 px).
 const PAGE_MARGINS: f64 = 42.0;
 
-/// What a chart's frame takes from its column's width (its padding and border).
-const FRAME_PADDING: f64 = 18.0;
-
-/// The width to draw full-width charts at: [`crate::scale::chart_width`] of the width the
-/// charts' column has (the results beside the editor, or the Simulation tab), so a chart is drawn
-/// at about the pixels it gets and its 12-unit text renders at about 12 px in every view (issue
-/// 78: 11 px in the price of fairness, drawn for the window and shrunk into the column, against
-/// 18 px in Compare). Before the column is laid out (the first render), the window's width less
-/// the page's margins; a window under 200 px is one not laid out yet (a frame its page has not
-/// sized, or hides): the full width then. Read when a chart renders (each result redraws it): a
-/// resize listener cost about 1 KB of the first chart's download, which has no room for it, so
-/// a phone turned sideways keeps its charts' layout until the next result.
+/// The width to draw full-width charts at: [`crate::scale::chart_width`] of the window's width
+/// less the page's margins, so on a phone charts are drawn for the phone rather than shrunk from
+/// a desktop's 720 units. A window under 200 px is one not laid out yet (a frame its page has
+/// not sized, or hides): the full width then. Read when a chart renders (each result redraws
+/// it): a resize listener cost about 1 KB of the first chart's download, which has no room for
+/// it, so a phone turned sideways keeps its charts' layout until the next result. (The width of
+/// the charts' own column was tried, issue 78: it is not laid out at a chart's first render, and
+/// a chart drawn for the narrow column beside the editor was blown up on entering presenter
+/// mode, which redraws nothing.)
 pub fn chart_width() -> f64 {
-    let document = gloo::utils::document();
-    for column in ["section.results", "section.simulate"] {
-        if let Ok(Some(el)) = document.query_selector(column) {
-            let px = f64::from(el.client_width());
-            if px >= 200.0 {
-                return crate::scale::chart_width(px - FRAME_PADDING);
-            }
-        }
-    }
     let window = gloo::utils::window().inner_width().ok();
     match window.and_then(|v| v.as_f64()) {
         Some(px) if px >= 200.0 => crate::scale::chart_width(px - PAGE_MARGINS),
