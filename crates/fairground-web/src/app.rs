@@ -230,7 +230,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
     } else {
         html! {
             <>
-                <div class="layout" hidden={*simulating}>
+                // Four GPU types or more: the editor's column widens to its grid (style.css).
+                <div class={classes!("layout", (state.draft.types.len() > 3).then_some("wide-grid"))} hidden={*simulating}>
                     <Editor state={state.clone()} />
                     <ResultsView state={state.clone()} />
                 </div>
