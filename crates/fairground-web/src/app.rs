@@ -242,8 +242,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
         }
     };
     let touring = tour.is_some();
+    let simulating_now = *simulating;
     html! {
-        <main class={classes!("app", embed.then_some("embed"), presenting.then_some("presenting"), touring.then_some("touring"))}>
+        <main class={classes!("app", embed.then_some("embed"), presenting.then_some("presenting"), touring.then_some("touring"), simulating_now.then_some("simulating"))}>
             if !embed {
                 { header(&Header { state: state.clone(), presenting, ready, tour, simulating, sim_opened, scheme }) }
             }
