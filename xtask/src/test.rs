@@ -17,9 +17,14 @@ use std::time::Instant;
 /// 499,964 B before the first chart and 1,059,868 B in all; the next page feature makes room
 /// first (BENCHMARKS.md says where). In all raised to 1,063 KB in session 37 for issue 67's
 /// faster OEF from a memory in the workers' engine (the simulator's oef-coop about twice as
-/// fast: the full engine +2.3 KB; the page, built without it, +0.5 KB).
-const FIRST_CHART_GZIP_MAX: u64 = 500_000;
-const TOTAL_GZIP_MAX: u64 = 1_063_000;
+/// fast: the full engine +2.3 KB; the page, built without it, +0.5 KB). Both raised on 2026-12-08
+/// for issue 78's fixes to the page (the tour's keys and restore, messages in words, the
+/// phone and desktop grid, progress beside Run, the charts' legend and leaders: the page's wasm
+/// +4.3 KB, its style +0.5 KB; 504,786 B and 1,067,086 B): issue 78's goal, 450,000 B and
+/// 1,000,000 B, needs the Simulation tab or the page's engine out of the first download
+/// (BENCHMARKS.md, "Where the page's bytes go").
+const FIRST_CHART_GZIP_MAX: u64 = 506_000;
+const TOTAL_GZIP_MAX: u64 = 1_068_500;
 /// Most a documentation page may download to draw one chart with the module (`fairground.js`
 /// and the light engine it loads): issue 49's budget, 330 KB (234,566 B in session 29).
 const MODULE_PAGE_GZIP_MAX: u64 = 330_000;
