@@ -769,22 +769,23 @@ mod tests {
     fn paths_inside_messages_are_put_in_words() {
         let draft = Draft::from_scenario(&fairground_core::presets::default_scenario());
         let first = draft.tenants[0].name.clone();
-        assert_eq!(
-            paths_in_words("duplicate name 'A' (also tenants[0].name)", &draft),
-            "duplicate name 'A' (also tenant 1's name)"
-        );
-        assert_eq!(
-            paths_in_words("duplicate name 'A' (also tenants[0])", &draft),
-            "duplicate name 'A' (also tenant 1)"
-        );
-        assert_eq!(
-            paths_in_words("'a' and 'b' are already paired in co_located[0].", &draft),
-            "'a' and 'b' are already paired in pair 1."
-        );
-        assert_eq!(
-            paths_in_words("must be > 0 (got 0)", &draft),
-            "must be > 0 (got 0)"
-        );
+        for (message, words) in [
+            (
+                "duplicate name 'A' (also tenants[0].name)",
+                "duplicate name 'A' (also tenant 1's name)",
+            ),
+            (
+                "duplicate name 'A' (also tenants[0])",
+                "duplicate name 'A' (also tenant 1)",
+            ),
+            (
+                "'a' and 'b' are already paired in co_located[0].",
+                "'a' and 'b' are already paired in pair 1.",
+            ),
+            ("must be > 0 (got 0)", "must be > 0 (got 0)"),
+        ] {
+            assert_eq!(paths_in_words(message, &draft), words);
+        }
         // Every problem the engine can find in an edited scenario, as the list shows it.
         let mut s = fairground_core::presets::default_scenario();
         s.tenants[0].throughput.iter_mut().for_each(|t| *t = 0.0);
