@@ -71,9 +71,11 @@ fn clear_focus() {
 
 /// Shows what the step talks about once the page has drawn it (a step's policy may be solved in
 /// the worker): opens it when it is a badge (`<details>`), marks it, and scrolls the first one
-/// into view. Gives up after 60 s (a busy machine's worker can take more than the 6 s it once
-/// waited: CI's end-to-end run beside its builds saw the tour's first step never marked); a newer
-/// step (`generation`) stops it sooner.
+/// into view. Keeps watching for 60 s (a busy machine's worker can take more than the 6 s it once
+/// waited: CI's end-to-end run beside its builds saw the tour's first step never marked), and
+/// marks again what a later render put in place of what it marked: the step's own results can
+/// replace the last step's, which it may have marked first (CI saw step 5's badge unmarked).
+/// A newer step (`generation`) stops it.
 async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u32) {
     let document = gloo::utils::document();
     let find = |id: &str| {
@@ -89,7 +91,8 @@ async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u3
         let settled =
             find("solving").is_none_or(|s| s.text_content().unwrap_or_default().is_empty());
         let found: Vec<web_sys::Element> = focus.iter().filter_map(|id| find(id)).collect();
-        if settled && found.len() == focus.len() {
+        let unmarked = found.iter().any(|el| !el.has_attribute(FOCUS));
+        if settled && found.len() == focus.len() && unmarked {
             clear_focus();
             // A badge is opened, in presenter mode too: its evidence is what the step is about
             // (issue 78: outlined but closed, the audience never saw it).
@@ -102,7 +105,6 @@ async fn bring_into_view(focus: Vec<String>, generation: Rc<Cell<u32>>, mine: u3
             if let Some(first) = found.first() {
                 scroll_to_show(first);
             }
-            return;
         }
         gloo::timers::future::TimeoutFuture::new(100).await;
     }
@@ -166,7 +168,7 @@ pub fn Tour(p: &TourProps) -> Html {
     let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));
     // Where the reader was, kept as the tour opens (from its button or a step's link).
     {
-        let (state, before) = (p.state.clone(), before.clone());
+        let (state, before, generation) = (p.state.clone(), before.clone(), generation.clone());
         use_effect_with(p.at.is_some(), move |&open| {
             if open && before.borrow().is_none() {
                 *before.borrow_mut() = Some(Before {
@@ -176,6 +178,9 @@ pub fn Tour(p: &TourProps) -> Html {
                 });
             } else if !open {
                 *before.borrow_mut() = None;
+                // The last step's watch stops, so it marks nothing after the tour has closed.
+                let generation = generation.borrow().clone();
+                generation.set(generation.get().wrapping_add(1));
                 clear_focus();
             }
         });
